@@ -1,0 +1,20 @@
+//! Wire types, validation rules and code tables of the service, shared by client and emulator: no I/O.
+//!
+//! Everything here is a pure function of its inputs, so the client (wasm) and the emulator (axum)
+//! agree by construction on what a valid request is and on what an envelope `code` means.
+
+pub mod codes;
+pub mod endpoints;
+pub mod retry;
+pub mod rules;
+pub mod schedule;
+pub mod state;
+pub mod time;
+pub mod track;
+pub mod upload;
+pub mod wire;
+
+pub use codes::{ErrorKind, Family};
+pub use endpoints::{Endpoint, Host, Method, Op};
+pub use rules::{Fields, RuleKind, ValidationError, Value};
+pub use state::{Stage, TaskState};

@@ -1,0 +1,475 @@
+//! Declarative field rules and the one validator that checks them, for client and emulator alike.
+
+use std::fmt;
+
+/// A request field as the validator sees it, whatever holds the request (a JS object, a JSON value).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value<'a> {
+    Missing,
+    Null,
+    Str(std::borrow::Cow<'a, str>),
+    Num(f64),
+    Bool(bool),
+    /// An array, object or anything else that is none of the above.
+    Other,
+}
+
+impl Value<'_> {
+    /// Absent fields and explicit nulls both count as "not given".
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Value::Missing | Value::Null)
+    }
+}
+
+/// Read access to the fields of a request object.
+pub trait Fields {
+    fn field(&self, name: &str) -> Value<'_>;
+}
+
+/// What a field must be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A string of at most `max` characters (Unicode scalar values), if set.
+    Text {
+        max: Option<usize>,
+    },
+    /// A string of at most `max_words` whitespace-separated words.
+    Words {
+        max_words: usize,
+    },
+    /// An absolute http or https URL.
+    Url,
+    /// A number in `[min, max]`, a multiple of `step` when set.
+    Number {
+        min: f64,
+        max: f64,
+        step: Option<f64>,
+    },
+    /// A whole number in `[min, max]`.
+    Integer {
+        min: i64,
+        max: i64,
+    },
+    /// One of the listed strings.
+    OneOf(&'static [&'static str]),
+    Bool,
+    /// A relative directory path that stays inside its root (no `..`, no absolute path).
+    DirPath,
+    /// One file name: no separators, not `.` or `..`.
+    FileName,
+}
+
+/// One field of a request: its name, whether it is required, what it must be, and its documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRule {
+    pub name: &'static str,
+    pub required: bool,
+    pub kind: Kind,
+    pub doc: &'static str,
+}
+
+/// The rule a value broke; its string form is what JavaScript sees in `error.rule`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    Required,
+    Type,
+    MaxLength,
+    MaxWords,
+    Range,
+    Step,
+    Integer,
+    OneOf,
+    Url,
+    SafePath,
+    NotEmpty,
+    MaxSize,
+    /// Two fields that depend on each other (for example "taskId or audioId").
+    Dependency,
+}
+
+impl RuleKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Required => "required",
+            RuleKind::Type => "type",
+            RuleKind::MaxLength => "max_length",
+            RuleKind::MaxWords => "max_words",
+            RuleKind::Range => "range",
+            RuleKind::Step => "step",
+            RuleKind::Integer => "integer",
+            RuleKind::OneOf => "one_of",
+            RuleKind::Url => "url",
+            RuleKind::SafePath => "safe_path",
+            RuleKind::NotEmpty => "not_empty",
+            RuleKind::MaxSize => "max_size",
+            RuleKind::Dependency => "dependency",
+        }
+    }
+
+    /// "Too long" rules: the music family answers them with 413 rather than 400.
+    pub const fn is_too_long(self) -> bool {
+        matches!(
+            self,
+            RuleKind::MaxLength | RuleKind::MaxWords | RuleKind::MaxSize
+        )
+    }
+}
+
+/// A request that breaks a rule: names the field and the rule, with a sentence for people.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidationError {
+    pub field: String,
+    pub rule: RuleKind,
+    pub message: String,
+}
+
+impl ValidationError {
+    pub fn new(field: &str, rule: RuleKind, detail: impl fmt::Display) -> Self {
+        ValidationError {
+            field: field.to_owned(),
+            rule,
+            message: format!("`{field}` {detail}"),
+        }
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (rule: {})", self.message, self.rule.as_str())
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+/// Checks every rule in order and reports the first field that breaks one.
+pub fn check(rules: &[FieldRule], fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
+    for rule in rules {
+        check_one(rule, &fields.field(rule.name))?;
+    }
+    Ok(())
+}
+
+/// Checks one value against one rule.
+pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationError> {
+    let name = rule.name;
+    if value.is_absent() {
+        return if rule.required {
+            Err(ValidationError::new(
+                name,
+                RuleKind::Required,
+                "is required",
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    match (rule.kind, value) {
+        (Kind::Text { max }, Value::Str(s)) => {
+            if rule.required && s.trim().is_empty() {
+                return Err(ValidationError::new(
+                    name,
+                    RuleKind::Required,
+                    "is required and must not be empty",
+                ));
+            }
+            if let Some(max) = max {
+                let len = s.chars().count();
+                if len > max {
+                    return Err(ValidationError::new(
+                        name,
+                        RuleKind::MaxLength,
+                        format!("must be at most {max} characters (got {len})"),
+                    ));
+                }
+            }
+            Ok(())
+        }
+        (Kind::Words { max_words }, Value::Str(s)) => {
+            if rule.required && s.trim().is_empty() {
+                return Err(ValidationError::new(
+                    name,
+                    RuleKind::Required,
+                    "is required and must not be empty",
+                ));
+            }
+            let words = s.split_whitespace().count();
+            if words > max_words {
+                return Err(ValidationError::new(
+                    name,
+                    RuleKind::MaxWords,
+                    format!("must be at most {max_words} words (got {words})"),
+                ));
+            }
+            Ok(())
+        }
+        (Kind::Url, Value::Str(s)) => check_url(name, s),
+        (Kind::Number { min, max, step }, Value::Num(n)) => check_number(name, *n, min, max, step),
+        (Kind::Integer { min, max }, Value::Num(n)) => {
+            if n.fract() != 0.0 || !n.is_finite() {
+                return Err(ValidationError::new(
+                    name,
+                    RuleKind::Integer,
+                    format!("must be a whole number (got {n})"),
+                ));
+            }
+            if *n < min as f64 || *n > max as f64 {
+                return Err(ValidationError::new(
+                    name,
+                    RuleKind::Range,
+                    format!("must be between {min} and {max} (got {n})"),
+                ));
+            }
+            Ok(())
+        }
+        (Kind::OneOf(allowed), Value::Str(s)) => {
+            if allowed.contains(&s.as_ref()) {
+                Ok(())
+            } else {
+                Err(ValidationError::new(
+                    name,
+                    RuleKind::OneOf,
+                    format!("must be one of {} (got \"{s}\")", allowed.join(", ")),
+                ))
+            }
+        }
+        (Kind::Bool, Value::Bool(_)) => Ok(()),
+        (Kind::DirPath, Value::Str(s)) => check_dir_path(name, s),
+        (Kind::FileName, Value::Str(s)) => check_file_name(name, s),
+        (kind, _) => Err(ValidationError::new(
+            name,
+            RuleKind::Type,
+            format!("must be {}", kind_noun(kind)),
+        )),
+    }
+}
+
+/// The JSON type a kind expects, for type errors and generated docs.
+pub const fn kind_noun(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text { .. } | Kind::Words { .. } | Kind::DirPath | Kind::FileName => "a string",
+        Kind::Url => "a URL string",
+        Kind::Number { .. } => "a number",
+        Kind::Integer { .. } => "an integer",
+        Kind::OneOf(_) => "a string from the listed values",
+        Kind::Bool => "a boolean",
+    }
+}
+
+fn check_number(
+    name: &str,
+    n: f64,
+    min: f64,
+    max: f64,
+    step: Option<f64>,
+) -> Result<(), ValidationError> {
+    if !n.is_finite() || n < min || n > max {
+        return Err(ValidationError::new(
+            name,
+            RuleKind::Range,
+            format!("must be between {min} and {max} (got {n})"),
+        ));
+    }
+    if let Some(step) = step {
+        let steps = n / step;
+        // Binary fractions: 0.07 / 0.01 is 7.000000000000001, so compare with a tolerance.
+        if (steps - steps.round()).abs() > 1e-6 {
+            return Err(ValidationError::new(
+                name,
+                RuleKind::Step,
+                format!("must be a multiple of {step} (got {n})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An absolute http(s) URL with a host.
+pub fn check_url(name: &str, s: &str) -> Result<(), ValidationError> {
+    let lower = s.trim().to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"));
+    let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+    match host {
+        Some(h)
+            if !h.is_empty()
+                && !h.contains(char::is_whitespace)
+                && !s.contains(char::is_whitespace) =>
+        {
+            Ok(())
+        }
+        _ => Err(ValidationError::new(
+            name,
+            RuleKind::Url,
+            "must be an absolute http or https URL",
+        )),
+    }
+}
+
+fn unsafe_char(c: char) -> bool {
+    c == '\\' || c == '\0' || c.is_control()
+}
+
+/// A directory path relative to the storage root that cannot climb out of it.
+pub fn check_dir_path(name: &str, s: &str) -> Result<(), ValidationError> {
+    let bad = s.starts_with('/')
+        || s.contains(unsafe_char)
+        || s.contains(':')
+        || s.split('/').any(|seg| seg == ".." || seg == ".")
+        || s.len() > 512;
+    if bad {
+        Err(ValidationError::new(
+            name,
+            RuleKind::SafePath,
+            "must be a relative path without `..`, `.`, backslashes, colons or control characters",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// A single file name: no directory separators and not a relative step.
+pub fn check_file_name(name: &str, s: &str) -> Result<(), ValidationError> {
+    let bad = s.is_empty()
+        || s == "."
+        || s == ".."
+        || s.contains('/')
+        || s.contains(unsafe_char)
+        || s.contains(':')
+        || s.len() > 255;
+    if bad {
+        Err(ValidationError::new(
+            name,
+            RuleKind::SafePath,
+            "must be one file name (at most 255 bytes) without `/`, `\\`, `:`, control characters, `.` or `..`",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(feature = "json")]
+impl Fields for serde_json::Map<String, serde_json::Value> {
+    fn field(&self, name: &str) -> Value<'_> {
+        use serde_json::Value as J;
+        match self.get(name) {
+            None => Value::Missing,
+            Some(J::Null) => Value::Null,
+            Some(J::String(s)) => Value::Str(std::borrow::Cow::Borrowed(s)),
+            Some(J::Number(n)) => n.as_f64().map_or(Value::Other, Value::Num),
+            Some(J::Bool(b)) => Value::Bool(*b),
+            Some(_) => Value::Other,
+        }
+    }
+}
+
+/// A fixed list of fields, for tests and for multipart forms.
+impl Fields for [(&str, Value<'_>)] {
+    fn field(&self, name: &str) -> Value<'_> {
+        self.iter()
+            .find(|(k, _)| *k == name)
+            .map_or(Value::Missing, |(_, v)| v.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Value<'_> {
+        Value::Str(v.into())
+    }
+
+    const WEIGHT: FieldRule = FieldRule {
+        name: "styleWeight",
+        required: false,
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            step: Some(0.01),
+        },
+        doc: "",
+    };
+
+    #[test]
+    fn weights_accept_two_decimals_and_refuse_more() {
+        for ok in [0.0, 0.07, 0.29, 0.57, 1.0, 0.5] {
+            assert!(check_one(&WEIGHT, &Value::Num(ok)).is_ok(), "{ok}");
+        }
+        assert_eq!(
+            check_one(&WEIGHT, &Value::Num(0.005)).unwrap_err().rule,
+            RuleKind::Step
+        );
+        assert_eq!(
+            check_one(&WEIGHT, &Value::Num(1.01)).unwrap_err().rule,
+            RuleKind::Range
+        );
+        assert_eq!(
+            check_one(&WEIGHT, &Value::Num(-0.01)).unwrap_err().rule,
+            RuleKind::Range
+        );
+        assert_eq!(
+            check_one(&WEIGHT, &s("0.5")).unwrap_err().rule,
+            RuleKind::Type
+        );
+        assert!(check_one(&WEIGHT, &Value::Missing).is_ok());
+    }
+
+    #[test]
+    fn urls_must_be_http_or_https() {
+        assert!(check_url("u", "https://example.com/a.mp3").is_ok());
+        assert!(check_url("u", "http://127.0.0.1:8788/x").is_ok());
+        for bad in [
+            "ftp://x/y",
+            "javascript:alert(1)",
+            "https://",
+            "/relative",
+            "http:// spaced.com",
+            "file:///etc/passwd",
+        ] {
+            assert_eq!(
+                check_url("u", bad).unwrap_err().rule,
+                RuleKind::Url,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn paths_cannot_escape() {
+        assert!(check_dir_path("p", "audio/2025").is_ok());
+        assert!(check_dir_path("p", "").is_ok());
+        for bad in ["../x", "a/../../b", "/etc", "a\\b", "C:/x", "a/./b", "a\0b"] {
+            assert!(check_dir_path("p", bad).is_err(), "{bad}");
+        }
+        assert!(check_file_name("f", "song.mp3").is_ok());
+        for bad in ["", ".", "..", "a/b", "a\\b", "x\ny"] {
+            assert!(check_file_name("f", bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn length_counts_characters_not_bytes() {
+        let rule = FieldRule {
+            name: "title",
+            required: true,
+            kind: Kind::Text { max: Some(3) },
+            doc: "",
+        };
+        assert!(check_one(&rule, &s("ééé")).is_ok());
+        let err = check_one(&rule, &s("éééé")).unwrap_err();
+        assert_eq!(
+            (err.field.as_str(), err.rule),
+            ("title", RuleKind::MaxLength)
+        );
+        assert!(err.message.contains("at most 3"));
+        assert_eq!(
+            check_one(&rule, &Value::Null).unwrap_err().rule,
+            RuleKind::Required
+        );
+        assert_eq!(
+            check_one(&rule, &s("  ")).unwrap_err().rule,
+            RuleKind::Required
+        );
+    }
+}

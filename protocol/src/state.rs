@@ -1,0 +1,142 @@
+//! One normalized task state for every family's own status encoding.
+
+/// The normalized state every status record carries as `state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaskState {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+}
+
+impl TaskState {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TaskState::Pending => "pending",
+            TaskState::Running => "running",
+            TaskState::Succeeded => "succeeded",
+            TaskState::Failed => "failed",
+        }
+    }
+
+    pub const fn is_final(self) -> bool {
+        matches!(self, TaskState::Succeeded | TaskState::Failed)
+    }
+}
+
+/// Stage of a music task, as callbacks name it (`callbackType`), plus `pending` before the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    Pending,
+    Text,
+    First,
+    Complete,
+    Error,
+}
+
+impl Stage {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stage::Pending => "pending",
+            Stage::Text => "text",
+            Stage::First => "first",
+            Stage::Complete => "complete",
+            Stage::Error => "error",
+        }
+    }
+
+    pub fn from_callback_type(s: &str) -> Option<Stage> {
+        Some(match s {
+            "text" => Stage::Text,
+            "first" => Stage::First,
+            "complete" => Stage::Complete,
+            "error" => Stage::Error,
+            _ => return None,
+        })
+    }
+
+    /// The `status` string of the task-detail query that corresponds to this stage on success.
+    pub const fn status(self) -> &'static str {
+        match self {
+            Stage::Pending => "PENDING",
+            Stage::Text => "TEXT_SUCCESS",
+            Stage::First => "FIRST_SUCCESS",
+            Stage::Complete => "SUCCESS",
+            Stage::Error => "GENERATE_AUDIO_FAILED",
+        }
+    }
+}
+
+/// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
+fn is_failure_word(s: &str) -> bool {
+    s.ends_with("FAILED") || s.ends_with("ERROR") || s.ends_with("EXCEPTION")
+}
+
+/// Music and lyrics tasks: the string `status` of record-info. Unknown values are taken as still running.
+pub fn from_status(status: &str) -> (TaskState, Stage) {
+    match status {
+        "PENDING" | "" => (TaskState::Pending, Stage::Pending),
+        "TEXT_SUCCESS" => (TaskState::Running, Stage::Text),
+        "FIRST_SUCCESS" => (TaskState::Running, Stage::First),
+        "SUCCESS" => (TaskState::Succeeded, Stage::Complete),
+        s if is_failure_word(s) => (TaskState::Failed, Stage::Error),
+        _ => (TaskState::Running, Stage::Pending),
+    }
+}
+
+/// WAV, vocal separation and video: a string `successFlag` with status words
+/// (PENDING, SUCCESS, ..._FAILED, CALLBACK_EXCEPTION); digits are read as the cover numbering.
+pub fn from_string_flag(flag: &str) -> TaskState {
+    match flag {
+        "SUCCESS" => TaskState::Succeeded,
+        "PENDING" | "" => TaskState::Pending,
+        s if is_failure_word(s) => TaskState::Failed,
+        s => s.parse::<i64>().map_or(TaskState::Running, from_cover_flag),
+    }
+}
+
+/// Cover tasks: integer `successFlag` 0 pending, 1 success, 2 generating, 3 failed.
+pub fn from_cover_flag(flag: i64) -> TaskState {
+    match flag {
+        0 => TaskState::Pending,
+        1 => TaskState::Succeeded,
+        3 => TaskState::Failed,
+        _ => TaskState::Running,
+    }
+}
+
+/// Style boost: string `successFlag` "0" pending, "1" success, "2" failed.
+pub fn from_style_flag(flag: &str) -> TaskState {
+    match flag {
+        "0" => TaskState::Pending,
+        "1" => TaskState::Succeeded,
+        "2" => TaskState::Failed,
+        other => from_string_flag(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_encoding_normalizes() {
+        assert_eq!(
+            from_status("FIRST_SUCCESS"),
+            (TaskState::Running, Stage::First)
+        );
+        assert_eq!(from_status("SENSITIVE_WORD_ERROR").0, TaskState::Failed);
+        assert_eq!(from_status("GENERATE_LYRICS_FAILED").0, TaskState::Failed);
+        assert_eq!(
+            from_status("SOMETHING_NEW"),
+            (TaskState::Running, Stage::Pending)
+        );
+        assert_eq!(from_string_flag("GENERATE_MP4_FAILED"), TaskState::Failed);
+        assert_eq!(from_string_flag("CALLBACK_EXCEPTION"), TaskState::Failed);
+        assert_eq!(from_string_flag("SUCCESS"), TaskState::Succeeded);
+        assert_eq!(from_string_flag("1"), TaskState::Succeeded);
+        assert_eq!(from_cover_flag(2), TaskState::Running);
+        assert_eq!(from_cover_flag(3), TaskState::Failed);
+        assert_eq!(from_style_flag("2"), TaskState::Failed);
+    }
+}

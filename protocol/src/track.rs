@@ -1,0 +1,46 @@
+//! One `Track` shape whatever casing the service used: callbacks send snake_case, queries camelCase.
+
+use std::borrow::Cow;
+
+/// `audio_url` → `audioUrl`; keys without underscores come back borrowed and unchanged.
+pub fn camel_key(key: &str) -> Cow<'_, str> {
+    if !key.contains('_') {
+        return Cow::Borrowed(key);
+    }
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = !out.is_empty();
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Fields of a track holding a time value, normalized with [`crate::time`].
+pub const TIME_KEYS: &[&str] = &[
+    "createTime",
+    "completeTime",
+    "uploadTime",
+    "expiresAt",
+    "uploadedAt",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_becomes_camel() {
+        assert_eq!(camel_key("audio_url"), "audioUrl");
+        assert_eq!(camel_key("source_stream_audio_url"), "sourceStreamAudioUrl");
+        assert_eq!(camel_key("createTime"), "createTime");
+        assert_eq!(camel_key("id"), "id");
+        assert_eq!(camel_key("_private"), "private");
+    }
+}

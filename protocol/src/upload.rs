@@ -1,0 +1,117 @@
+//! Upload rules: Base64 size limit, data URLs, MIME sniffing and names, file lifetime.
+
+/// Base64 uploads carry at most this many bytes of file; larger files must use the stream upload.
+pub const MAX_BASE64_FILE_BYTES: u64 = 10 * 1024 * 1024;
+/// Uploaded files are deleted this long after upload.
+pub const UPLOAD_RETENTION_MS: i64 = 3 * 24 * 3600 * 1000;
+/// Remote downloads of file-url-upload give up after this long.
+pub const URL_DOWNLOAD_TIMEOUT_MS: u64 = 30_000;
+
+/// Splits `data:<mime>;base64,<payload>` into its MIME type and payload; `None` for bare Base64.
+pub fn split_data_url(s: &str) -> Option<(&str, &str)> {
+    let rest = s.strip_prefix("data:")?;
+    let (meta, payload) = rest.split_once(',')?;
+    let mime = meta.strip_suffix(";base64")?;
+    Some((mime, payload))
+}
+
+/// Bytes that a Base64 text of `len` characters (padding included, no whitespace) decodes to, at most.
+pub const fn decoded_len(len: u64) -> u64 {
+    len / 4 * 3 + (len % 4) * 3 / 4
+}
+
+/// The refusal of an over-large Base64 upload, for client and emulator alike.
+pub fn base64_too_large(field: &str, bytes: u64) -> crate::ValidationError {
+    crate::ValidationError::new(
+        field,
+        crate::RuleKind::MaxSize,
+        format!(
+            "holds {bytes} bytes; Base64 uploads are limited to {} bytes (10 MB): use the stream upload for larger files",
+            MAX_BASE64_FILE_BYTES
+        ),
+    )
+}
+
+/// MIME type from the first bytes of a file; `application/octet-stream` when unknown.
+pub fn sniff_mime(bytes: &[u8]) -> &'static str {
+    let starts = |sig: &[u8]| bytes.starts_with(sig);
+    if bytes.len() >= 12 && starts(b"RIFF") && &bytes[8..12] == b"WAVE" {
+        "audio/wav"
+    } else if starts(b"ID3")
+        || (bytes.len() >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 && bytes[1] & 0x06 != 0)
+    {
+        "audio/mpeg"
+    } else if starts(b"OggS") {
+        "audio/ogg"
+    } else if starts(b"fLaC") {
+        "audio/flac"
+    } else if bytes.len() >= 12 && &bytes[4..8] == b"ftyp" {
+        if &bytes[8..11] == b"M4A" {
+            "audio/mp4"
+        } else {
+            "video/mp4"
+        }
+    } else if starts(b"\x89PNG\r\n\x1a\n") {
+        "image/png"
+    } else if starts(b"\xFF\xD8\xFF") {
+        "image/jpeg"
+    } else if starts(b"GIF8") {
+        "image/gif"
+    } else if bytes.len() >= 12 && starts(b"RIFF") && &bytes[8..12] == b"WEBP" {
+        "image/webp"
+    } else if starts(b"%PDF") {
+        "application/pdf"
+    } else if !bytes.is_empty()
+        && std::str::from_utf8(&bytes[..bytes.len().min(512)]).is_ok_and(|t| !t.contains('\0'))
+    {
+        "text/plain"
+    } else {
+        "application/octet-stream"
+    }
+}
+
+/// File extension (without dot) for a MIME type, for generated names.
+pub fn extension_for_mime(mime: &str) -> &'static str {
+    match mime.split(';').next().unwrap_or("").trim() {
+        "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
+        "audio/mpeg" | "audio/mp3" => "mp3",
+        "audio/ogg" => "ogg",
+        "audio/flac" => "flac",
+        "audio/mp4" | "audio/aac" => "m4a",
+        "video/mp4" => "mp4",
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/gif" => "gif",
+        "image/webp" => "webp",
+        "application/pdf" => "pdf",
+        "text/plain" => "txt",
+        _ => "bin",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_urls_split_and_sizes_compute() {
+        assert_eq!(
+            split_data_url("data:audio/wav;base64,UklG"),
+            Some(("audio/wav", "UklG"))
+        );
+        assert_eq!(split_data_url("UklG"), None);
+        assert_eq!(decoded_len(4), 3);
+        assert_eq!(decoded_len(8), 6);
+        assert_eq!(decoded_len(6), 4);
+    }
+
+    #[test]
+    fn sniffing_finds_common_types() {
+        assert_eq!(sniff_mime(b"RIFF\0\0\0\0WAVEfmt "), "audio/wav");
+        assert_eq!(sniff_mime(b"ID3\x04"), "audio/mpeg");
+        assert_eq!(sniff_mime(b"\x89PNG\r\n\x1a\n...."), "image/png");
+        assert_eq!(sniff_mime(b"hello"), "text/plain");
+        assert_eq!(sniff_mime(&[0, 1, 2, 0xfe]), "application/octet-stream");
+        assert_eq!(extension_for_mime("audio/mpeg"), "mp3");
+    }
+}
