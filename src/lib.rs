@@ -1,1 +1,148 @@
 //! tunesmith: a typed client for the hosted music-generation service, compiled to wasm for JavaScript.
+//!
+//! The JavaScript surface is the `Client` class below: one method per operation, typed request and
+//! response objects (declared in `typescript.rs`), real `Error` subclasses (`js/errors.js`).
+
+mod call;
+mod errors;
+mod http;
+mod js;
+mod normalize;
+mod options;
+mod typescript;
+
+use call::{Body, Inner};
+use errors::Error;
+use js::{get, is_plain_object, JsFields};
+use js_sys::Promise;
+use options::{CallOptions, Config};
+use std::rc::Rc;
+use tunesmith_protocol::endpoints::Method;
+use tunesmith_protocol::Op;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `ClientOptions` of the `.d.ts`: typed for TypeScript, read field by field in `options.rs`.
+    #[wasm_bindgen(typescript_type = "ClientOptions")]
+    pub type ClientOptions;
+}
+
+/// A client of the music-generation service. Cheap to keep: create one and reuse it.
+#[wasm_bindgen]
+pub struct Client {
+    inner: Rc<Inner>,
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// Creates a client. Throws a `TunesmithError` (kind `configuration`) or a `ValidationError` for
+    /// bad options, and, in a browser page, for a literal `apiKey` without `dangerouslyAllowBrowser`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<ClientOptions>) -> Result<Client, JsValue> {
+        let config = Config::from_js(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
+        Ok(Client { inner: Rc::new(Inner::new(config)?) })
+    }
+}
+
+impl Client {
+    /// Validates, sends and shapes one operation, as a Promise for JavaScript.
+    fn run(&self, op: Op, request: JsValue, options: Option<JsValue>) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            call_op(&inner, op, request, options.unwrap_or(JsValue::UNDEFINED)).await.map_err(Error::into_js)
+        })
+    }
+}
+
+async fn call_op(inner: &Inner, op: Op, request: JsValue, options: JsValue) -> Result<JsValue, Error> {
+    let opts = CallOptions::from_js(&options)?;
+    let endpoint = op.endpoint();
+    let request = if request.is_undefined() && endpoint.fields.is_empty() { js_sys::Object::new().into() } else { request };
+    if !is_plain_object(&request) {
+        return Err(Error::invalid(
+            "request",
+            "type",
+            format!("{} takes a request object, e.g. {{ {} }}", endpoint.name, endpoint.fields.first().map_or("", |f| f.name)),
+        ));
+    }
+    op.validate(&JsFields(&request))?;
+    let (body, query) = match endpoint.method {
+        Method::Get => {
+            let query = endpoint
+                .fields
+                .iter()
+                .filter_map(|f| get(&request, f.name).as_string().map(|v| (f.name, v)))
+                .collect::<Vec<_>>();
+            (Body::None, query)
+        }
+        Method::Post => {
+            let json = js_sys::JSON::stringify(&request)
+                .map_err(|e| Error::invalid("request", "type", "the request could not be encoded as JSON").with_cause(e))?;
+            (Body::Json(String::from(json)), Vec::new())
+        }
+    };
+    let data = inner.execute(op, body, &query, &opts).await?;
+    Ok(normalize::output(op, data))
+}
+
+/// One exported method per operation. Their TypeScript signatures (with optional options and
+/// overloads) are declared by hand in `ts/client.d.ts`, which merges into the generated class.
+macro_rules! operations {
+    ($( $(#[$meta:meta])* $name:ident => $js:literal, $op:expr; )*) => {
+        #[wasm_bindgen]
+        impl Client {
+            $(
+                $(#[$meta])*
+                #[wasm_bindgen(js_name = $js, skip_typescript)]
+                pub fn $name(&self, request: JsValue, options: Option<JsValue>) -> Promise {
+                    self.run($op, request, options)
+                }
+            )*
+        }
+    };
+}
+
+operations! {
+    /// Generates music: 2 tracks from a prompt (or lyrics, style and title in custom mode).
+    generate => "generate", Op::Generate;
+    /// Extends a generated track from `continueAt` seconds (custom parameters) or with the source's own.
+    extend => "extend", Op::Extend;
+    /// Covers an uploaded audio in a new style.
+    upload_cover => "uploadCover", Op::UploadCover;
+    /// Extends an uploaded audio.
+    upload_extend => "uploadExtend", Op::UploadExtend;
+    /// Generates an accompaniment for an uploaded vocal stem or melody.
+    add_instrumental => "addInstrumental", Op::AddInstrumental;
+    /// Layers generated vocals over an uploaded instrumental.
+    add_vocals => "addVocals", Op::AddVocals;
+    /// Boosts a style description (answers at once).
+    boost_style => "boostStyle", Op::BoostStyle;
+    /// Status and tracks of a music task (generate, extend, covers and extensions of uploads, add-*).
+    get_task => "getTask", Op::GetTask;
+    /// Remaining credits of the key.
+    get_credits => "getCredits", Op::GetCredits;
+    /// Generates cover images (normally 2) for a music task.
+    generate_cover => "generateCover", Op::GenerateCover;
+    /// Status and images of a cover task.
+    get_cover => "getCover", Op::GetCover;
+    /// Converts a track to WAV.
+    convert_to_wav => "convertToWav", Op::ConvertToWav;
+    /// Status and URL of a WAV conversion.
+    get_wav => "getWav", Op::GetWav;
+    /// Writes lyrics from a prompt.
+    generate_lyrics => "generateLyrics", Op::GenerateLyrics;
+    /// Status and texts of a lyrics task.
+    get_lyrics => "getLyrics", Op::GetLyrics;
+    /// Lyrics aligned to the audio, word by word (answers at once).
+    get_timestamped_lyrics => "getTimestampedLyrics", Op::GetTimestampedLyrics;
+    /// Separates vocals and instruments of a track into stems.
+    separate_vocals => "separateVocals", Op::SeparateVocals;
+    /// Status and stems of a vocal separation.
+    get_vocal_separation => "getVocalSeparation", Op::GetVocalSeparation;
+    /// Makes a music video of a track.
+    generate_video => "generateVideo", Op::GenerateVideo;
+    /// Status and URL of a music video.
+    get_video => "getVideo", Op::GetVideo;
+}

@@ -1,0 +1,181 @@
+//! One client call: the key, the attempts with backoff, and the envelope read per endpoint family.
+
+use crate::errors::{Class, Error};
+use crate::http::{self, Failure, Reply, Request};
+use crate::js::{get, get_f64, get_string};
+use crate::options::{ApiKey, CallOptions, Config};
+use js_sys::{Function, Promise};
+use tunesmith_protocol::codes::ErrorKind;
+use tunesmith_protocol::endpoints::{Host, Method};
+use tunesmith_protocol::retry::{self, Failure as RetryFailure};
+use tunesmith_protocol::Op;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The shared state of a `Client`; each call borrows it through an `Rc`.
+pub struct Inner {
+    pub config: Config,
+    fetch: Function,
+}
+
+/// What goes over the wire for one operation.
+pub enum Body {
+    None,
+    Json(String),
+    /// FormData or any other body fetch takes as is; no Content-Type is set (the runtime adds the boundary).
+    Raw(JsValue),
+}
+
+impl Inner {
+    pub fn new(config: Config) -> Result<Inner, Error> {
+        let fetch = match &config.fetch {
+            Some(f) => f.clone(),
+            None => get(&js_sys::global(), "fetch").dyn_into::<Function>().map_err(|_| {
+                Error::configuration("No global `fetch` in this runtime: pass `fetch` in the Client options")
+            })?,
+        };
+        Ok(Inner { config, fetch })
+    }
+
+    /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
+    pub async fn execute(&self, op: Op, body: Body, query: &[(&str, String)], opts: &CallOptions) -> Result<JsValue, Error> {
+        let endpoint = op.endpoint();
+        let max_retries = opts.max_retries.unwrap_or(self.config.max_retries);
+        let timeout_ms = opts.timeout_ms.unwrap_or(match endpoint.host {
+            Host::Music => self.config.timeout_ms,
+            Host::Upload => self.config.upload_timeout_ms,
+        });
+        let url = self.url(op, query);
+        let (body, json) = match body {
+            Body::None => (None, false),
+            Body::Json(s) => (Some(JsValue::from_str(&s)), true),
+            Body::Raw(v) => (Some(v), false),
+        };
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let mut headers: Vec<(&str, String)> = Vec::with_capacity(4);
+            if let Some(key) = self.api_key().await? {
+                headers.push(("Authorization", format!("Bearer {key}")));
+            }
+            if json {
+                headers.push(("Content-Type", "application/json".to_owned()));
+            }
+            for (k, v) in self.config.headers.iter().chain(&opts.headers) {
+                headers.push((k.as_str(), v.clone()));
+            }
+            let method = match endpoint.method {
+                Method::Get => "GET",
+                Method::Post => "POST",
+            };
+            let request = Request { method, url: url.clone(), headers, body: body.clone() };
+            let outcome = http::send(&self.fetch, request, timeout_ms, opts.signal.as_ref()).await;
+            let mut error = match outcome {
+                Ok(reply) => match read_envelope(op, reply) {
+                    Ok(data) => return Ok(data),
+                    Err(e) => e,
+                },
+                Err(failure) => attempt_error(endpoint.name, failure, timeout_ms),
+            };
+            let failure = match (error.class, error.kind) {
+                (Class::Abort, _) => {
+                    error.attempts = attempt;
+                    return Err(error);
+                }
+                (Class::Timeout, _) => RetryFailure::Timeout,
+                (Class::Network, _) => RetryFailure::Network,
+                (_, Some(kind)) => RetryFailure::Api(kind),
+                _ => RetryFailure::Api(ErrorKind::Server),
+            };
+            error.retryable = retry::is_retryable(endpoint.creates_task, failure);
+            error.attempts = attempt;
+            if !error.retryable || attempt > max_retries || retry::retry_after_too_long(error.retry_after_ms) {
+                return Err(error);
+            }
+            let delay = retry::backoff_ms(attempt, error.retry_after_ms, js_sys::Math::random());
+            if http::sleep(delay as f64, opts.signal.as_ref()).await.is_err() {
+                let mut aborted = Error::aborted(endpoint.name);
+                aborted.attempts = attempt;
+                return Err(aborted.with_cause(error.into_js()));
+            }
+        }
+    }
+
+    fn url(&self, op: Op, query: &[(&str, String)]) -> String {
+        let endpoint = op.endpoint();
+        let base = match endpoint.host {
+            Host::Music => &self.config.base_url,
+            Host::Upload => &self.config.upload_url,
+        };
+        let mut url = format!("{base}{}", op.path(&self.config.service_segment));
+        for (i, (k, v)) in query.iter().enumerate() {
+            url.push(if i == 0 { '?' } else { '&' });
+            url.push_str(k);
+            url.push('=');
+            url.push_str(&String::from(js_sys::encode_uri_component(v)));
+        }
+        url
+    }
+
+    /// The key for this attempt: the literal one, or a fresh one from the provider function.
+    async fn api_key(&self) -> Result<Option<String>, Error> {
+        let provider = match &self.config.api_key {
+            None => return Ok(None),
+            Some(ApiKey::Literal(k)) => return Ok(Some(k.clone())),
+            Some(ApiKey::Provider(f)) => f,
+        };
+        let failed = |cause: JsValue| {
+            Error::configuration("The `apiKey` function threw or rejected; see `cause`").with_cause(cause)
+        };
+        let value = provider.call0(&JsValue::UNDEFINED).map_err(failed)?;
+        let key = if value.is_instance_of::<Promise>() || get(&value, "then").is_function() {
+            JsFuture::from(Promise::resolve(&value)).await.map_err(failed)?
+        } else {
+            value
+        };
+        match key.as_string() {
+            Some(k) if !k.trim().is_empty() => Ok(Some(k)),
+            _ => Err(Error::configuration("The `apiKey` function must return a non-empty string (or a Promise of one)")),
+        }
+    }
+}
+
+fn attempt_error(operation: &str, failure: Failure, timeout_ms: f64) -> Error {
+    match failure {
+        Failure::Aborted => Error::aborted(operation),
+        Failure::TimedOut => {
+            Error::new(Class::Timeout, format!("{operation} got no answer within {timeout_ms} ms (per attempt)"))
+        }
+        Failure::Network(cause) => {
+            let detail = get_string(&cause, "message").unwrap_or_default();
+            Error::new(
+                Class::Network,
+                format!("{operation} could not reach the service ({detail}); check the URL, the network, and CORS"),
+            )
+            .with_cause(cause)
+        }
+    }
+}
+
+/// Reads `{code, msg, data}` (and the upload host's `success`), whatever the HTTP status.
+fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
+    let endpoint = op.endpoint();
+    let family = endpoint.family;
+    let code = get_f64(&reply.body, "code").map(|c| c as i64);
+    let msg = get_string(&reply.body, "msg").unwrap_or_default();
+    let success = get(&reply.body, "success").as_bool();
+    let mut error = match code {
+        Some(200) if success != Some(false) => return Ok(get(&reply.body, "data")),
+        Some(code) => Error::api(family, endpoint.name, code, &msg, reply.status),
+        None if (200..300).contains(&reply.status) => {
+            let mut e = Error::api(family, endpoint.name, 500, "the answer had no envelope code", reply.status);
+            e.code = None;
+            e
+        }
+        // No envelope: an HTTP error from a proxy or the upload host; its status stands in for the code.
+        None => Error::api(family, endpoint.name, i64::from(reply.status), &msg, reply.status),
+    };
+    error.request_id = reply.request_id;
+    error.retry_after_ms = retry::parse_retry_after(reply.retry_after.as_deref(), reply.retry_after_ms.as_deref());
+    Err(error)
+}

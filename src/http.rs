@@ -1,0 +1,143 @@
+//! One HTTP attempt through `fetch`: headers, body, per-attempt timeout and the caller's AbortSignal.
+
+use crate::js::{clear_timeout, get, get_f64, set, set_timeout};
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal};
+
+pub struct Request<'a> {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(&'a str, String)>,
+    /// A JSON string, a FormData, or nothing.
+    pub body: Option<JsValue>,
+}
+
+/// What came back: the status, the parsed JSON body (or its text), and the headers the client reads.
+pub struct Reply {
+    pub status: u16,
+    pub body: JsValue,
+    pub request_id: Option<String>,
+    pub retry_after: Option<String>,
+    pub retry_after_ms: Option<String>,
+}
+
+#[derive(Debug)]
+pub enum Failure {
+    Aborted,
+    TimedOut,
+    /// fetch rejected: connection refused, DNS, CORS, offline. Carries the runtime's error.
+    Network(JsValue),
+}
+
+/// Ties the attempt's AbortController, its timeout timer and the listener on the caller's signal to
+/// one value: dropping it clears the timer and removes the listener, whichever way the attempt ends.
+struct AbortGuard {
+    controller: AbortController,
+    abort: Function,
+    timer: JsValue,
+    user_signal: Option<AbortSignal>,
+}
+
+impl AbortGuard {
+    fn new(timeout_ms: f64, user_signal: Option<&AbortSignal>) -> Result<AbortGuard, Failure> {
+        let controller = AbortController::new().map_err(Failure::Network)?;
+        let abort = get(&controller, "abort")
+            .dyn_into::<Function>()
+            .map_err(Failure::Network)?
+            .bind0(&controller);
+        let timer = set_timeout(&abort, timeout_ms);
+        if let Some(signal) = user_signal {
+            // The same bound function is registered and later removed: no Rust closure to keep alive.
+            let _ = signal.add_event_listener_with_callback("abort", &abort);
+        }
+        Ok(AbortGuard { controller, abort, timer, user_signal: user_signal.cloned() })
+    }
+
+    /// Why the attempt's signal fired: the caller's abort wins over our timer.
+    fn failure(&self, cause: JsValue) -> Failure {
+        if self.user_signal.as_ref().is_some_and(AbortSignal::aborted) {
+            Failure::Aborted
+        } else if self.controller.signal().aborted() {
+            Failure::TimedOut
+        } else {
+            Failure::Network(cause)
+        }
+    }
+}
+
+impl Drop for AbortGuard {
+    fn drop(&mut self) {
+        clear_timeout(&self.timer);
+        if let Some(signal) = &self.user_signal {
+            let _ = signal.remove_event_listener_with_callback("abort", &self.abort);
+        }
+    }
+}
+
+/// Sends one request and reads the whole answer, within `timeout_ms`.
+pub async fn send(
+    fetch: &Function,
+    req: Request<'_>,
+    timeout_ms: f64,
+    signal: Option<&AbortSignal>,
+) -> Result<Reply, Failure> {
+    if signal.is_some_and(AbortSignal::aborted) {
+        return Err(Failure::Aborted);
+    }
+    let guard = AbortGuard::new(timeout_ms, signal)?;
+    let headers = Object::new();
+    for (name, value) in &req.headers {
+        set(&headers, name, &JsValue::from_str(value));
+    }
+    let init = Object::new();
+    set(&init, "method", &JsValue::from_str(req.method));
+    set(&init, "headers", &headers);
+    if let Some(body) = &req.body {
+        set(&init, "body", body);
+    }
+    set(&init, "signal", &guard.controller.signal());
+
+    let started = fetch
+        .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
+        .map_err(|e| guard.failure(e))?;
+    let response = JsFuture::from(Promise::resolve(&started)).await.map_err(|e| guard.failure(e))?;
+    let status = get_f64(&response, "status").unwrap_or(0.0) as u16;
+    let header = |name: &str| -> Option<String> {
+        let headers = get(&response, "headers");
+        let getter = get(&headers, "get").dyn_into::<Function>().ok()?;
+        getter.call1(&headers, &JsValue::from_str(name)).ok()?.as_string()
+    };
+    let request_id = header("x-request-id");
+    let retry_after = header("retry-after");
+    let retry_after_ms = header("retry-after-ms");
+    let text_fn = get(&response, "text").dyn_into::<Function>().map_err(Failure::Network)?;
+    let text_promise = text_fn.call0(&response).map_err(|e| guard.failure(e))?;
+    let text = JsFuture::from(Promise::resolve(&text_promise)).await.map_err(|e| guard.failure(e))?;
+    drop(guard);
+    let body = text.as_string().map_or(JsValue::UNDEFINED, |t| js_sys::JSON::parse(&t).unwrap_or(text));
+    Ok(Reply { status, body, request_id, retry_after, retry_after_ms })
+}
+
+/// Waits `ms`, or fails at once when the signal fires (or has fired).
+pub async fn sleep(ms: f64, signal: Option<&AbortSignal>) -> Result<(), Failure> {
+    if signal.is_some_and(AbortSignal::aborted) {
+        return Err(Failure::Aborted);
+    }
+    let mut handlers: Option<(Function, Function)> = None;
+    let promise = Promise::new(&mut |resolve, reject| handlers = Some((resolve, reject)));
+    let Some((resolve, reject)) = handlers else {
+        return Err(Failure::Network(JsValue::from_str("Promise executor did not run")));
+    };
+    let timer = set_timeout(&resolve, ms);
+    if let Some(signal) = signal {
+        let _ = signal.add_event_listener_with_callback("abort", &reject);
+    }
+    let outcome = JsFuture::from(promise).await;
+    clear_timeout(&timer);
+    if let Some(signal) = signal {
+        let _ = signal.remove_event_listener_with_callback("abort", &reject);
+    }
+    outcome.map(|_| ()).map_err(|_| Failure::Aborted)
+}

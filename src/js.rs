@@ -1,0 +1,67 @@
+//! Small bindings to the JavaScript runtime (timers, property access) that work in windows, workers and Node.
+
+use js_sys::{Function, Object, Reflect};
+use std::borrow::Cow;
+use tunesmith_protocol::rules::{Fields, Value};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    // Global functions, never `window.*`: the same code runs in workers and Node.
+    #[wasm_bindgen(js_name = setTimeout)]
+    pub fn set_timeout(callback: &Function, ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    pub fn clear_timeout(id: &JsValue);
+}
+
+/// `obj[key]`, or `undefined` when `obj` is not an object.
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() && !obj.is_function() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub fn get_string(obj: &JsValue, key: &str) -> Option<String> {
+    get(obj, key).as_string()
+}
+
+pub fn get_f64(obj: &JsValue, key: &str) -> Option<f64> {
+    get(obj, key).as_f64()
+}
+
+pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    // Only called on plain objects this crate created or copied: setting cannot fail.
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+/// A shallow copy of a plain object, so results never alias what the caller passed in.
+pub fn shallow_copy(obj: &JsValue) -> Object {
+    Object::assign(&Object::new(), &Object::from(obj.clone()))
+}
+
+pub fn is_plain_object(v: &JsValue) -> bool {
+    v.is_object() && !js_sys::Array::is_array(v)
+}
+
+/// A request object as the shared validator reads it.
+pub struct JsFields<'a>(pub &'a JsValue);
+
+impl Fields for JsFields<'_> {
+    fn field(&self, name: &str) -> Value<'_> {
+        let v = get(self.0, name);
+        if v.is_undefined() {
+            Value::Missing
+        } else if v.is_null() {
+            Value::Null
+        } else if let Some(s) = v.as_string() {
+            Value::Str(Cow::Owned(s))
+        } else if let Some(n) = v.as_f64() {
+            Value::Num(n)
+        } else if let Some(b) = v.as_bool() {
+            Value::Bool(b)
+        } else {
+            Value::Other
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Shapes the service's answers for JavaScript: a normalized `state` on every record, one `Track`
+//! shape whatever the casing, ISO 8601 times. Raw fields are kept; unknown fields pass through.
+
+use crate::js::{get, get_f64, get_string, is_plain_object, set, shallow_copy};
+use js_sys::{Array, Object};
+use tunesmith_protocol::state::{self, TaskState};
+use tunesmith_protocol::{time, track, Op};
+use wasm_bindgen::JsValue;
+
+/// The value a method resolves with, from the envelope's `data`.
+pub fn output(op: Op, data: JsValue) -> JsValue {
+    match op {
+        Op::GetTask => music_record(&data),
+        Op::GetLyrics => lyrics_record(&data),
+        Op::GetCover => cover_record(&data),
+        Op::GetWav | Op::GetVocalSeparation | Op::GetVideo => flag_record(&data),
+        Op::BoostStyle => style_record(&data),
+        Op::GetCredits => {
+            let out = Object::new();
+            set(&out, "credits", &JsValue::from_f64(data.as_f64().or_else(|| get_f64(&data, "credits")).unwrap_or(0.0)));
+            out.into()
+        }
+        _ if op.endpoint().creates_task => {
+            if let Some(id) = data.as_string() {
+                let out = Object::new();
+                set(&out, "taskId", &JsValue::from_str(&id));
+                out.into()
+            } else {
+                copy_with_times(&data).into()
+            }
+        }
+        _ => copy_with_times(&data).into(),
+    }
+}
+
+/// A plain-object copy with its time fields normalized; non-objects come back as an empty object.
+fn copy_with_times(raw: &JsValue) -> Object {
+    if !is_plain_object(raw) {
+        return Object::new();
+    }
+    let out = shallow_copy(raw);
+    normalize_times(&out);
+    out
+}
+
+fn normalize_times(obj: &JsValue) {
+    for key in track::TIME_KEYS {
+        let v = get(obj, key);
+        if let Some(ms) = v.as_f64() {
+            set(obj, key, &JsValue::from_str(&time::iso_from_epoch_ms(ms as i64)));
+        } else if let Some(s) = v.as_string() {
+            set(obj, key, &JsValue::from_str(&time::normalize_text(&s)));
+        }
+    }
+}
+
+fn set_state(obj: &JsValue, state: TaskState) {
+    set(obj, "state", &JsValue::from_str(state.as_str()));
+}
+
+/// A track in camelCase, whichever casing the service used; unknown fields kept (camelCased).
+pub fn track(raw: &JsValue) -> JsValue {
+    if !is_plain_object(raw) {
+        return Object::new().into();
+    }
+    let out = Object::new();
+    for entry in Object::entries(&Object::from(raw.clone())).iter() {
+        let key = get(&entry, "0").as_string().unwrap_or_default();
+        let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+        let camel = track::camel_key(&key);
+        // A camelCase field wins over its snake_case twin when the service sent both.
+        if camel != key && !get(raw, &camel).is_undefined() {
+            continue;
+        }
+        set(&out, &camel, &value);
+    }
+    normalize_times(&out);
+    out.into()
+}
+
+/// Normalizes an array of tracks; anything that is not an array becomes an empty one.
+pub fn tracks(raw: &JsValue) -> Array {
+    if !Array::is_array(raw) {
+        return Array::new();
+    }
+    Array::from(raw).iter().map(|t| track(&t)).collect()
+}
+
+/// Music task (`generate/record-info`): `state`, `stage`, and `tracks` from `response.sunoData`.
+pub fn music_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let status = get_string(raw, "status").unwrap_or_default();
+    let (state, stage) = state::from_status(&status);
+    set_state(&out, state);
+    set(&out, "stage", &JsValue::from_str(stage.as_str()));
+    let response = get(raw, "response");
+    let list = get(&response, "sunoData");
+    let list = if list.is_undefined() { get(&response, "data") } else { list };
+    set(&out, "tracks", &tracks(&list));
+    out.into()
+}
+
+fn lyrics_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let (state, _) = state::from_status(&get_string(raw, "status").unwrap_or_default());
+    set_state(&out, state);
+    let response = get(raw, "response");
+    // Some copies of the service's docs name the array `data` rather than `lyricsData`.
+    let list = get(&response, "lyricsData");
+    let list = if Array::is_array(&list) { list } else { get(&response, "data") };
+    let lyrics: Array = if Array::is_array(&list) { Array::from(&list) } else { Array::new() };
+    set(&out, "lyrics", &lyrics);
+    out.into()
+}
+
+fn cover_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let flag = get(raw, "successFlag");
+    let state = match (flag.as_f64(), flag.as_string()) {
+        (Some(n), _) => state::from_cover_flag(n as i64),
+        (None, Some(s)) => state::from_string_flag(&s),
+        _ => TaskState::Pending,
+    };
+    set_state(&out, state);
+    let images = get(&get(raw, "response"), "images");
+    set(&out, "images", &if Array::is_array(&images) { images } else { Array::new().into() });
+    out.into()
+}
+
+/// WAV, vocal separation and video: string `successFlag` (PENDING, SUCCESS, ..._FAILED).
+fn flag_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let flag = get(raw, "successFlag");
+    let state = match (flag.as_string(), flag.as_f64()) {
+        (Some(s), _) => state::from_string_flag(&s),
+        (None, Some(n)) => state::from_cover_flag(n as i64),
+        _ => TaskState::Pending,
+    };
+    set_state(&out, state);
+    out.into()
+}
+
+fn style_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let flag = get(raw, "successFlag");
+    let text = flag.as_string().or_else(|| flag.as_f64().map(|n| format!("{n}"))).unwrap_or_default();
+    set_state(&out, state::from_style_flag(&text));
+    out.into()
+}

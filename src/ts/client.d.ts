@@ -1,0 +1,55 @@
+// ---- The Client's methods ---------------------------------------------------------------------
+// Declared here rather than generated, so that options are optional and each method is documented.
+// Every method validates its request before the network (rejecting with `ValidationError`, nothing
+// sent) and rejects with `ApiError`, `NetworkError`, `TimeoutError` or `AbortError` otherwise.
+
+export interface Client {
+  /** Generates music: 2 tracks from a description, or from lyrics, style and title in custom mode. */
+  generate(request: GenerateRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Extends a generated track, from `continueAt` seconds with custom parameters or with the source's own. */
+  extend(request: ExtendRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Covers an uploaded audio in a new style. */
+  uploadCover(request: UploadCoverRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Extends an uploaded audio. */
+  uploadExtend(request: UploadExtendRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /**
+   * Generates an accompaniment for an uploaded vocal stem or melody.
+   *
+   * @example
+   * const { taskId } = await client.addInstrumental({
+   *   uploadUrl: file.downloadUrl, title: "Night drive", tags: "synthwave, warm pads",
+   *   negativeTags: "metal", callBackUrl: "https://example.com/callbacks",
+   * });
+   */
+  addInstrumental(request: AddInstrumentalRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Layers generated vocals over an uploaded instrumental. */
+  addVocals(request: AddVocalsRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Boosts a style description; answers at once. */
+  boostStyle(request: BoostStyleRequest, options?: RequestOptions): Promise<StyleBoost>;
+  /** Status and tracks of a music task (generate, extend, upload-cover, upload-extend, add-instrumental, add-vocals). */
+  getTask(request: TaskQuery, options?: RequestOptions): Promise<MusicTask>;
+  /** Remaining credits of the key. */
+  getCredits(request?: Record<string, never>, options?: RequestOptions): Promise<Credits>;
+  /** Generates cover images (normally 2, in different styles) for a music task. A second request for the same task is a `conflict`. */
+  generateCover(request: GenerateCoverRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and images of a cover task. */
+  getCover(request: TaskQuery, options?: RequestOptions): Promise<CoverTask>;
+  /** Converts a track to WAV. A second request for the same track is a `conflict`. */
+  convertToWav(request: ConvertToWavRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and URL of a WAV conversion. */
+  getWav(request: TaskQuery, options?: RequestOptions): Promise<WavTask>;
+  /** Writes lyrics from a prompt of at most 200 words. */
+  generateLyrics(request: GenerateLyricsRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and texts of a lyrics task. */
+  getLyrics(request: TaskQuery, options?: RequestOptions): Promise<LyricsTask>;
+  /** Lyrics aligned to the audio, word by word; answers at once. */
+  getTimestampedLyrics(request: TimestampedLyricsRequest, options?: RequestOptions): Promise<TimestampedLyrics>;
+  /** Separates vocals and instruments of a track into stems. */
+  separateVocals(request: SeparateVocalsRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and stems of a vocal separation. */
+  getVocalSeparation(request: TaskQuery, options?: RequestOptions): Promise<VocalSeparationTask>;
+  /** Makes a music video of a track. */
+  generateVideo(request: GenerateVideoRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and URL of a music video. */
+  getVideo(request: TaskQuery, options?: RequestOptions): Promise<VideoTask>;
+}
