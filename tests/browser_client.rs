@@ -1,0 +1,3 @@
+//! The client suite in headless Chromium, cross-origin to the real emulator (so CORS is exercised).
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+mod suite;
