@@ -1,0 +1,16 @@
+// Entry for Node: the same .wasm, read from disk (Node's fetch cannot load file: URLs).
+import { readFile } from "node:fs/promises";
+import { initSync, Client } from "./tunesmith.js";
+
+initSync({ module: await readFile(new URL("./tunesmith_bg.wasm", import.meta.url)) });
+
+export { Client };
+export {
+  TunesmithError,
+  ValidationError,
+  ApiError,
+  NetworkError,
+  TimeoutError,
+  AbortError,
+  TaskFailedError,
+} from "./__ERRORS_SNIPPET__";
