@@ -3,6 +3,7 @@
 //! Everything here is a pure function of its inputs, so the client (wasm) and the emulator (axum)
 //! agree by construction on what a valid request is and on what an envelope `code` means.
 
+pub mod callback;
 pub mod codes;
 pub mod endpoints;
 pub mod retry;
@@ -12,6 +13,7 @@ pub mod state;
 pub mod time;
 pub mod track;
 pub mod upload;
+pub mod waiter;
 pub mod wire;
 
 pub use codes::{ErrorKind, Family};
