@@ -87,7 +87,7 @@ pub fn classify(family: Family, code: i64) -> Option<ErrorKind> {
         (Family::Upload, 429 | 430) => Some(RateLimited),
         _ => None,
     };
-    Some(known.unwrap_or(if code >= 500 || code < 100 {
+    Some(known.unwrap_or(if !(100..500).contains(&code) {
         Server
     } else {
         Invalid

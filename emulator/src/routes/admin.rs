@@ -1,0 +1,110 @@
+//! Admin routes under `/_emulator` (no auth): the request log, counters, armed faults, credits and
+//! the manual clock. They exist for tests and demos and are not part of the emulated service.
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::faults::FaultSpec;
+use crate::{auth, AppState};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/requests", get(requests))
+        .route("/stats", get(stats))
+        .route("/faults", post(faults))
+        .route("/credits", post(credits))
+        .route("/clock", post(clock))
+}
+
+fn refuse(status: StatusCode, msg: impl std::fmt::Display) -> Response {
+    (status, Json(json!({"error": msg.to_string()}))).into_response()
+}
+
+#[derive(Deserialize)]
+pub struct LogQuery {
+    tag: Option<String>,
+    since: Option<u64>,
+}
+
+/// `GET /_emulator/requests?tag=T&since=SEQ`: `{"requests": [{seq, host, method, path, query, op, code, tag, at}]}`.
+async fn requests(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
+    let list = app.log.list(q.tag.as_deref(), q.since.unwrap_or(0));
+    Json(json!({ "requests": list })).into_response()
+}
+
+/// `GET /_emulator/stats?tag=T`: `{"requests": N, "tasksCreated": N}`.
+async fn stats(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
+    Json(app.log.stats(q.tag.as_deref())).into_response()
+}
+
+/// `POST /_emulator/faults`: arms faults for requests carrying `X-Emulator-Tag`.
+async fn faults(State(app): State<AppState>, body: Bytes) -> Response {
+    match serde_json::from_slice::<FaultSpec>(&body) {
+        Ok(spec) => {
+            app.faults.arm(spec);
+            Json(json!({"armed": true})).into_response()
+        }
+        Err(e) => refuse(StatusCode::BAD_REQUEST, format!("invalid fault: {e}")),
+    }
+}
+
+#[derive(Deserialize)]
+struct SetCredits {
+    credits: i64,
+}
+
+/// `POST /_emulator/credits` with `Authorization: Bearer KEY` and `{"credits": N}`.
+async fn credits(State(app): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let Some(key) = auth::bearer(&headers).filter(|k| app.keys.contains(*k)) else {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "a known key is required in Authorization",
+        );
+    };
+    let set: SetCredits = match serde_json::from_slice(&body) {
+        Ok(s) => s,
+        Err(e) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!("expected {{\"credits\": N}}: {e}"),
+            )
+        }
+    };
+    match app.credits.set(key, set.credits) {
+        Ok(()) => Json(json!({"credits": set.credits})).into_response(),
+        Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Advance {
+    advance_ms: i64,
+}
+
+/// `POST /_emulator/clock` `{"advanceMs": N}`: only with `--manual-clock` (else 409).
+async fn clock(State(app): State<AppState>, body: Bytes) -> Response {
+    let advance: Advance = match serde_json::from_slice(&body) {
+        Ok(a) => a,
+        Err(e) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                format!("expected {{\"advanceMs\": N}}: {e}"),
+            )
+        }
+    };
+    if !app.clock.advance(advance.advance_ms) {
+        return refuse(
+            StatusCode::CONFLICT,
+            "the clock is the system clock; start the emulator with --manual-clock",
+        );
+    }
+    let now = app.clock.now_ms();
+    Json(json!({"nowMs": now, "now": super::iso(now)})).into_response()
+}
