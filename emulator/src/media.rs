@@ -67,7 +67,10 @@ impl Rng {
     }
 
     fn pick<T: Copy>(&mut self, items: &[T], fallback: T) -> T {
-        items.get(self.below(items.len())).copied().unwrap_or(fallback)
+        items
+            .get(self.below(items.len()))
+            .copied()
+            .unwrap_or(fallback)
     }
 }
 
@@ -251,7 +254,13 @@ fn compose(seed: u64, total: usize) -> Song {
         let mut step = 0;
         while step < 8 {
             let r = rng.unit();
-            let dur = if r < 0.25 { 2 } else if r < 0.35 { 3 } else { 1 };
+            let dur = if r < 0.25 {
+                2
+            } else if r < 0.35 {
+                3
+            } else {
+                1
+            };
             let rest = step % 4 != 0 && rng.unit() < 0.3;
             if step % 4 == 0 {
                 // Nearest chord tone at or above degree 7 (melody octave).
@@ -281,16 +290,31 @@ fn compose(seed: u64, total: usize) -> Song {
     let cycle_bars = 4 * bars_per_chord;
     // Arrangement: pad and arp alone first, then drums and bass, then the melody, with
     // the last bar thinned out so the fade-out lands on a quiet texture.
-    let intro = if total_bars >= 8 { (total_bars / 6).clamp(1, 4) } else { 0 };
+    let intro = if total_bars >= 8 {
+        (total_bars / 6).clamp(1, 4)
+    } else {
+        0
+    };
     let outro = usize::from(total_bars >= 8);
-    let lead_start = if total_bars >= 12 { intro + cycle_bars.min(4) } else { intro };
+    let lead_start = if total_bars >= 12 {
+        intro + cycle_bars.min(4)
+    } else {
+        intro
+    };
 
     let mut notes = Vec::with_capacity(total_bars * 64);
     let mut push = |voice, start: f32, len: f32, freq: f32, vel: f32, noise: u64| {
         let s = start.max(0.0) as usize;
         if s < total {
             let l = (len.max(1.0) as usize).min(total - s);
-            notes.push(Note { voice, start: s, len: l, freq, vel, noise });
+            notes.push(Note {
+                voice,
+                start: s,
+                len: l,
+                freq,
+                vel,
+                noise,
+            });
         }
     };
 
@@ -329,7 +353,14 @@ fn compose(seed: u64, total: usize) -> Song {
             let m = tonic + 12 + degree_semis(d);
             let accent = if s % arp_per_beat == 0 { 1.0 } else { 0.75 };
             let v = accent * vary(&mut rng);
-            push(Voice::Arp, bar_start + s as f32 * step_len, step_len, midi_to_hz(m as f32), v, 0);
+            push(
+                Voice::Arp,
+                bar_start + s as f32 * step_len,
+                step_len,
+                midi_to_hz(m as f32),
+                v,
+                0,
+            );
         }
 
         if full {
@@ -347,7 +378,14 @@ fn compose(seed: u64, total: usize) -> Song {
                 };
                 let m = 40 + (tonic + semis - 40).rem_euclid(12) + if p == 3 { 12 } else { 0 };
                 let v = vary(&mut rng);
-                push(Voice::Bass, bar_start + i as f32 * eighth, held as f32 * eighth * 0.92, midi_to_hz(m as f32), v, 0);
+                push(
+                    Voice::Bass,
+                    bar_start + i as f32 * eighth,
+                    held as f32 * eighth * 0.92,
+                    midi_to_hz(m as f32),
+                    v,
+                    0,
+                );
             }
 
             // Drums on a 16-step grid.
@@ -367,7 +405,14 @@ fn compose(seed: u64, total: usize) -> Song {
                         push(Voice::OpenHat, t, 0.22 * RATE_F, 0.0, 0.9, noise);
                     } else {
                         let accent = if s % 4 == 2 { 1.0 } else { 0.6 };
-                        push(Voice::Hat, t, 0.08 * RATE_F, 0.0, accent * vary(&mut rng), noise);
+                        push(
+                            Voice::Hat,
+                            t,
+                            0.08 * RATE_F,
+                            0.0,
+                            accent * vary(&mut rng),
+                            noise,
+                        );
                     }
                 }
             }
@@ -378,11 +423,22 @@ fn compose(seed: u64, total: usize) -> Song {
                 let eighth = beat / 2.0;
                 if let Some(phrase) = melody.get(chord_slot) {
                     // With two bars per chord the second bar answers an octave lower.
-                    let shift = if bars_per_chord == 2 && b % 2 == 1 { -7 } else { 0 };
+                    let shift = if bars_per_chord == 2 && b % 2 == 1 {
+                        -7
+                    } else {
+                        0
+                    };
                     for (i, n) in phrase.iter().enumerate() {
                         if let Some((d, dur)) = n {
                             let m = tonic + degree_semis(d + shift);
-                            push(Voice::Lead, bar_start + i as f32 * eighth, *dur as f32 * eighth * 0.95, midi_to_hz(m as f32), 1.0, 0);
+                            push(
+                                Voice::Lead,
+                                bar_start + i as f32 * eighth,
+                                *dur as f32 * eighth * 0.95,
+                                midi_to_hz(m as f32),
+                                1.0,
+                                0,
+                            );
                         }
                     }
                 }
@@ -423,7 +479,8 @@ fn render_note(note: &Note, out: &mut [f32], tabs: &Tables) {
             let (mut p, mut d) = (0.0f32, 1.0f32);
             for (i, s) in buf.iter_mut().enumerate() {
                 let t = i as f32;
-                let env = (t / att).min(1.0) * ((len - t) / rel).clamp(0.0, 1.0) * (0.55 + 0.45 * d);
+                let env =
+                    (t / att).min(1.0) * ((len - t) / rel).clamp(0.0, 1.0) * (0.55 + 0.45 * d);
                 let v = lookup(&tabs.bass, p);
                 *s += 0.30 * note.vel * env * v;
                 advance(&mut p, inc);
@@ -606,7 +663,10 @@ impl Pcm {
     fn mono(&self) -> Vec<f32> {
         let ch = self.channels.max(1);
         let inv = 1.0 / ch as f32;
-        self.data.chunks_exact(ch).map(|f| f.iter().sum::<f32>() * inv).collect()
+        self.data
+            .chunks_exact(ch)
+            .map(|f| f.iter().sum::<f32>() * inv)
+            .collect()
     }
 
     /// Samples of one channel.
@@ -621,7 +681,11 @@ impl Pcm {
 fn decode(bytes: &[u8], max_seconds: f64) -> Option<Pcm> {
     let mut reader = hound::WavReader::new(Cursor::new(bytes)).ok()?;
     let spec = reader.spec();
-    if spec.sample_rate == 0 || spec.channels == 0 || spec.bits_per_sample == 0 || spec.bits_per_sample > 32 {
+    if spec.sample_rate == 0
+        || spec.channels == 0
+        || spec.bits_per_sample == 0
+        || spec.bits_per_sample > 32
+    {
         return None;
     }
     let channels = usize::from(spec.channels);
@@ -640,7 +704,9 @@ fn decode(bytes: &[u8], max_seconds: f64) -> Option<Pcm> {
                 }
             }
         }
-        hound::SampleFormat::Int if spec.bits_per_sample == 16 && block_align(bytes) == Some(2 * spec.channels) => {
+        hound::SampleFormat::Int
+            if spec.bits_per_sample == 16 && block_align(bytes) == Some(2 * spec.channels) =>
+        {
             // Fast path for the common case: hound's per-sample reader costs ~15 ns a
             // sample, slicing the data chunk directly is several times cheaper.
             let start = usize::try_from(reader.into_inner().position()).unwrap_or(usize::MAX);
@@ -663,7 +729,11 @@ fn decode(bytes: &[u8], max_seconds: f64) -> Option<Pcm> {
     }
     // Drop a trailing partial frame so channels stay aligned.
     data.truncate(data.len() / channels * channels);
-    Some(Pcm { rate: spec.sample_rate, channels, data })
+    Some(Pcm {
+        rate: spec.sample_rate,
+        channels,
+        data,
+    })
 }
 
 /// `nBlockAlign` of the `fmt ` chunk, found by walking the RIFF chunks; tells whether
@@ -677,7 +747,10 @@ fn block_align(bytes: &[u8]) -> Option<u16> {
             return Some(u16::from_le_bytes([b[0], b[1]]));
         }
         // Chunks are padded to an even size.
-        pos = pos.checked_add(8)?.checked_add(size)?.checked_add(size & 1)?;
+        pos = pos
+            .checked_add(8)?
+            .checked_add(size)?
+            .checked_add(size & 1)?;
     }
     None
 }
@@ -716,7 +789,12 @@ fn to_i16(s: f32) -> i16 {
 
 /// Writes interleaved samples as a 16-bit PCM WAV; empty `Vec` if hound refuses.
 fn write_wav(samples: &[f32], rate: u32, channels: u16) -> Vec<u8> {
-    let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut out = Vec::with_capacity(44 + samples.len() * 2);
     let ok = (|| -> Result<(), hound::Error> {
         let mut w = hound::WavWriter::new(Cursor::new(&mut out), spec)?;
@@ -749,16 +827,25 @@ pub fn synth_track(seed: u64, seconds: f32, source: Option<&[u8]>) -> Vec<u8> {
         .filter(|p| p.frames() > 0);
     let mix = match src {
         Some(pcm) => {
-            let len = scaled_len(pcm.frames(), pcm.rate, RATE).min((MAX_SOURCE_SECONDS * RATE_F) as usize);
+            let len = scaled_len(pcm.frames(), pcm.rate, RATE)
+                .min((MAX_SOURCE_SECONDS * RATE_F) as usize);
             let mut voice = resample(&pcm.mono(), pcm.rate, RATE, len);
             normalize(&mut voice, 1.0);
             let acc = render_song(seed, len);
-            let mut mix: Vec<f32> = voice.iter().zip(&acc).map(|(v, a)| 0.6 * v + 0.4 * a).collect();
+            let mut mix: Vec<f32> = voice
+                .iter()
+                .zip(&acc)
+                .map(|(v, a)| 0.6 * v + 0.4 * a)
+                .collect();
             normalize(&mut mix, PEAK);
             mix
         }
         None => {
-            let secs = if seconds.is_finite() { seconds.clamp(0.0, MAX_SYNTH_SECONDS) } else { 0.0 };
+            let secs = if seconds.is_finite() {
+                seconds.clamp(0.0, MAX_SYNTH_SECONDS)
+            } else {
+                0.0
+            };
             let mut song = render_song(seed, (secs * RATE_F).round() as usize);
             normalize(&mut song, PEAK);
             song
@@ -792,7 +879,11 @@ pub fn to_wav_44k(wav: &[u8]) -> Vec<u8> {
     };
     let out_len = scaled_len(pcm.frames(), pcm.rate, OUT);
     let left = resample(&pcm.channel(0), pcm.rate, OUT, out_len);
-    let right = if pcm.channels >= 2 { resample(&pcm.channel(1), pcm.rate, OUT, out_len) } else { left.clone() };
+    let right = if pcm.channels >= 2 {
+        resample(&pcm.channel(1), pcm.rate, OUT, out_len)
+    } else {
+        left.clone()
+    };
     let mut inter = Vec::with_capacity(out_len * 2);
     for (l, r) in left.iter().zip(&right) {
         inter.push(*l);
@@ -823,10 +914,15 @@ pub fn stems(wav: &[u8], n: usize) -> Vec<Vec<u8>> {
     let edges: Vec<f32> = if n == 2 {
         vec![(150.0f32 * 6000.0).sqrt()]
     } else {
-        (0..n - 1).map(|k| 150.0 * 40f32.powf(k as f32 / (n - 2) as f32)).collect()
+        (0..n - 1)
+            .map(|k| 150.0 * 40f32.powf(k as f32 / (n - 2) as f32))
+            .collect()
     };
     // Low-passed copies at each edge; band k = lp[k] - lp[k-1] with lp[-1] = 0, lp[n-1] = x.
-    let mut lows: Vec<Vec<f32>> = edges.iter().map(|&f| lowpass2(&pcm.data, pcm.channels, pcm.rate, f.min(nyq))).collect();
+    let mut lows: Vec<Vec<f32>> = edges
+        .iter()
+        .map(|&f| lowpass2(&pcm.data, pcm.channels, pcm.rate, f.min(nyq)))
+        .collect();
     lows.push(pcm.data.clone());
     let mut bands: Vec<Vec<f32>> = Vec::with_capacity(n);
     let mut prev: Option<&Vec<f32>> = None;
@@ -892,7 +988,11 @@ fn hsv(h: f32, s: f32, v: f32) -> Rgb {
 }
 
 fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
-    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+    ]
 }
 
 fn add(a: Rgb, b: Rgb, k: f32) -> Rgb {
@@ -954,7 +1054,12 @@ fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
     };
     let (c0, c1, c2, c3) = (col(0), col(1), col(2), col(3));
     let horizon = 0.62 + rng.unit() * 0.08;
-    let sky = [(0.0, c0), (0.3, c1), (horizon - 0.08, c2), (horizon + 0.1, c3)];
+    let sky = [
+        (0.0, c0),
+        (0.3, c1),
+        (horizon - 0.08, c2),
+        (horizon + 0.1, c3),
+    ];
     let sun_x = 140.0 + rng.unit() * 232.0;
     let sun_y = 200.0 + rng.unit() * 90.0;
     let sun_r = 70.0 + rng.unit() * 45.0;
@@ -977,8 +1082,16 @@ fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
     let mut hill_cols = Vec::with_capacity(layers);
     for l in 0..layers {
         let base = 330.0 + l as f32 * 55.0 + rng.unit() * 20.0;
-        let (a1, f1, p1) = (18.0 + rng.unit() * 25.0, 0.006 + rng.unit() * 0.008, rng.unit() * TAU);
-        let (a2, f2, p2) = (5.0 + rng.unit() * 10.0, 0.02 + rng.unit() * 0.02, rng.unit() * TAU);
+        let (a1, f1, p1) = (
+            18.0 + rng.unit() * 25.0,
+            0.006 + rng.unit() * 0.008,
+            rng.unit() * TAU,
+        );
+        let (a2, f2, p2) = (
+            5.0 + rng.unit() * 10.0,
+            0.02 + rng.unit() * 0.02,
+            rng.unit() * TAU,
+        );
         for x in 0..SIZE {
             let xf = x as f32;
             if let Some(r) = ridges.get_mut(l * SIZE + x) {
@@ -1007,7 +1120,11 @@ fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
                 }
             }
             let d = ((xf - sun_x).powi(2) + (yf - sun_y).powi(2)).sqrt();
-            c = add(c, sun_top, 0.28 * (-(d - sun_r).max(0.0) / (sun_r * 0.7)).exp());
+            c = add(
+                c,
+                sun_top,
+                0.28 * (-(d - sun_r).max(0.0) / (sun_r * 0.7)).exp(),
+            );
             let mut sun = coverage(d - sun_r);
             if slats && yf > sun_y {
                 // Horizontal gaps that widen towards the bottom of the sun.
@@ -1028,7 +1145,9 @@ fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
                 let cov = coverage(ridge - yf);
                 if cov > 0.0 {
                     // A little haze at the hill tops blends them into the sky.
-                    let haze = (1.0 - (yf - ridge) / 120.0).clamp(0.0, 1.0) * 0.25 * (1.0 - l as f32 / layers as f32);
+                    let haze = (1.0 - (yf - ridge) / 120.0).clamp(0.0, 1.0)
+                        * 0.25
+                        * (1.0 - l as f32 / layers as f32);
                     c = mix(c, mix(*col, base, haze), cov);
                 }
             }
@@ -1056,13 +1175,23 @@ fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
     let ring_count = (max_r / spacing) as usize + 2;
     // Each ring has its own arc gap count and rotation.
     let arcs: Vec<(f32, f32, f32)> = (0..ring_count)
-        .map(|_| ((1 + rng.below(4)) as f32, rng.unit(), 0.15 + rng.unit() * 0.35))
+        .map(|_| {
+            (
+                (1 + rng.below(4)) as f32,
+                rng.unit(),
+                0.15 + rng.unit() * 0.35,
+            )
+        })
         .collect();
     let bars = 36 + rng.below(16);
     let x0 = 56.0f32;
     let pitch = (SIZE as f32 - 2.0 * x0) / bars as f32;
     let bar_w = pitch * (0.45 + rng.unit() * 0.2);
-    let (w1, w2, ph) = (1.0 + rng.unit() * 2.0, 4.0 + rng.unit() * 4.0, rng.unit() * TAU);
+    let (w1, w2, ph) = (
+        1.0 + rng.unit() * 2.0,
+        4.0 + rng.unit() * 4.0,
+        rng.unit() * TAU,
+    );
     let heights: Vec<f32> = (0..bars)
         .map(|i| {
             let u = (i as f32 + 0.5) / bars as f32;
@@ -1077,10 +1206,18 @@ fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
         let yf = y as f32 + 0.5;
         for (x, px) in row.chunks_exact_mut(3).enumerate() {
             let xf = x as f32 + 0.5;
-            let mut c = mix(bg_a, bg_b, ((xf + yf) / (2.0 * SIZE as f32)).clamp(0.0, 1.0));
+            let mut c = mix(
+                bg_a,
+                bg_b,
+                ((xf + yf) / (2.0 * SIZE as f32)).clamp(0.0, 1.0),
+            );
             // Fine diagonal stripes.
             let stripe = ((xf - yf) / 22.0).rem_euclid(1.0);
-            c = add(c, [1.0, 1.0, 1.0], 0.025 * coverage((stripe - 0.5).abs() * 22.0 - 2.0));
+            c = add(
+                c,
+                [1.0, 1.0, 1.0],
+                0.025 * coverage((stripe - 0.5).abs() * 22.0 - 2.0),
+            );
 
             let (dx, dy) = (xf - cx, yf - cy);
             let d = (dx * dx + dy * dy).sqrt();
@@ -1091,7 +1228,9 @@ fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
                 if let Some(&(count, rot, gap)) = arcs.get(k as usize) {
                     let a = (ang * count + rot).fract();
                     let arc_edge = (a - gap).min(1.0 - a) * TAU * d / count;
-                    let cov = coverage(line) * coverage(-arc_edge) * (1.0 - smooth01((d - max_r * 0.55) / (max_r * 0.45)));
+                    let cov = coverage(line)
+                        * coverage(-arc_edge)
+                        * (1.0 - smooth01((d - max_r * 0.55) / (max_r * 0.45)));
                     if cov > 0.0 && k > 0.0 {
                         let col = mix(c_a, c_b, 0.5 + 0.5 * (ang * TAU + k * 0.4).sin());
                         c = mix(c, col, cov * 0.85);
@@ -1105,7 +1244,9 @@ fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
                 if j < 0.0 {
                     continue;
                 }
-                let Some(&h) = heights.get(j as usize) else { continue };
+                let Some(&h) = heights.get(j as usize) else {
+                    continue;
+                };
                 let bx = x0 + (j + 0.5) * pitch;
                 let sd = round_box(xf - bx, yf - bar_y, bar_w * 0.5, h * 0.5, bar_w * 0.5);
                 let col = mix(c_a, c_b, (j + 0.5) / bars as f32);
@@ -1141,7 +1282,9 @@ fn vignette(c: Rgb, x: f32, y: f32) -> Rgb {
 }
 
 /// 4x4 ordered dither (about half a code value) hides banding in the smooth gradients.
-const BAYER: [f32; 16] = [0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0, 3.0, 11.0, 1.0, 9.0, 15.0, 7.0, 13.0, 5.0];
+const BAYER: [f32; 16] = [
+    0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0, 3.0, 11.0, 1.0, 9.0, 15.0, 7.0, 13.0, 5.0,
+];
 
 #[inline(always)]
 fn store(px: &mut [u8], c: Rgb, x: usize, y: usize) {
@@ -1187,7 +1330,11 @@ pub fn cover_png(seed: u64, style: u8) -> Vec<u8> {
 /// One ISO-BMFF box: 32-bit big-endian size, four-character type, payload.
 fn mp4_box(kind: &[u8; 4], payload: &[u8]) -> Vec<u8> {
     let mut b = Vec::with_capacity(8 + payload.len());
-    b.extend_from_slice(&u32::try_from(8 + payload.len()).unwrap_or(u32::MAX).to_be_bytes());
+    b.extend_from_slice(
+        &u32::try_from(8 + payload.len())
+            .unwrap_or(u32::MAX)
+            .to_be_bytes(),
+    );
     b.extend_from_slice(kind);
     b.extend_from_slice(payload);
     b
@@ -1230,7 +1377,9 @@ pub fn tiny_mp4(seed: u64) -> Vec<u8> {
     mvhd.extend_from_slice(&0x0001_0000u32.to_be_bytes()); // rate 1.0
     mvhd.extend_from_slice(&0x0100u16.to_be_bytes()); // volume 1.0
     mvhd.extend_from_slice(&[0; 10]);
-    MATRIX.iter().for_each(|m| mvhd.extend_from_slice(&m.to_be_bytes()));
+    MATRIX
+        .iter()
+        .for_each(|m| mvhd.extend_from_slice(&m.to_be_bytes()));
     mvhd.extend_from_slice(&[0; 24]);
     mvhd.extend_from_slice(&2u32.to_be_bytes()); // next track id
     let mvhd = mp4_full_box(b"mvhd", 0, 0, &mvhd);
@@ -1243,7 +1392,9 @@ pub fn tiny_mp4(seed: u64) -> Vec<u8> {
     tkhd.extend_from_slice(&[0; 8]);
     tkhd.extend_from_slice(&[0; 4]); // layer, alternate group
     tkhd.extend_from_slice(&[0; 4]); // volume (video: 0), reserved
-    MATRIX.iter().for_each(|m| tkhd.extend_from_slice(&m.to_be_bytes()));
+    MATRIX
+        .iter()
+        .for_each(|m| tkhd.extend_from_slice(&m.to_be_bytes()));
     tkhd.extend_from_slice(&(w << 16).to_be_bytes());
     tkhd.extend_from_slice(&(h << 16).to_be_bytes());
     let tkhd = mp4_full_box(b"tkhd", 0, 3, &tkhd);
@@ -1307,7 +1458,11 @@ mod tests {
             channels,
             sample_rate: rate,
             bits_per_sample: bits,
-            sample_format: if float { hound::SampleFormat::Float } else { hound::SampleFormat::Int },
+            sample_format: if float {
+                hound::SampleFormat::Float
+            } else {
+                hound::SampleFormat::Int
+            },
         };
         let mut out = Vec::new();
         let mut w = hound::WavWriter::new(Cursor::new(&mut out), spec).unwrap();
@@ -1348,7 +1503,10 @@ mod tests {
         for secs in [0.5f32, 3.3, 7.0, 30.0] {
             let wav = synth_track(42, secs, None);
             let (spec, s) = read(&wav);
-            assert_eq!((spec.channels, spec.sample_rate, spec.bits_per_sample), (1, 22_050, 16));
+            assert_eq!(
+                (spec.channels, spec.sample_rate, spec.bits_per_sample),
+                (1, 22_050, 16)
+            );
             assert!((s.len() as f32 - secs * 22_050.0).abs() <= 1.0);
             let d = wav_duration(&wav).unwrap();
             assert!((d - secs).abs() <= 1.0 / 22_050.0, "{d} vs {secs}");
@@ -1360,7 +1518,11 @@ mod tests {
         for seed in 0..8u64 {
             let (_, s) = read(&synth_track(seed, 30.0, None));
             let (peak, rms, dc) = stats(&s);
-            println!("seed {seed}: peak {peak:.3} ({:.2} dBFS) rms {rms:.3} ({:.1} dBFS) dc {dc:.5}", 20.0 * peak.log10(), 20.0 * rms.log10());
+            println!(
+                "seed {seed}: peak {peak:.3} ({:.2} dBFS) rms {rms:.3} ({:.1} dBFS) dc {dc:.5}",
+                20.0 * peak.log10(),
+                20.0 * rms.log10()
+            );
             assert!((peak - 0.891).abs() < 0.01, "peak {peak}");
             assert!(rms > 0.08 && rms < 0.5, "rms {rms}");
             assert!(dc.abs() < 0.005, "dc {dc}");
@@ -1408,7 +1570,13 @@ mod tests {
             assert_ne!(out, synth_track(9, 2.5, None));
             // The 440 Hz tone dominates: correlate with it.
             let (_, s) = read(&out);
-            let corr: f32 = s.iter().enumerate().map(|(i, &v)| v as f32 * (TAU * 440.0 * i as f32 / 22_050.0).sin()).sum::<f32>() / s.len() as f32 / 32768.0;
+            let corr: f32 = s
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| v as f32 * (TAU * 440.0 * i as f32 / 22_050.0).sin())
+                .sum::<f32>()
+                / s.len() as f32
+                / 32768.0;
             assert!(corr.abs() > 0.1, "{rate}/{ch}/{bits}: correlation {corr}");
         }
         // Long sources are capped at 120 s.
@@ -1424,7 +1592,11 @@ mod tests {
         let (_, expected) = read(&wav);
         assert_eq!(pcm.channels, 2);
         assert_eq!(pcm.data.len(), expected.len());
-        assert!(pcm.data.iter().zip(&expected).all(|(a, &b)| *a == b as f32 / 32768.0));
+        assert!(pcm
+            .data
+            .iter()
+            .zip(&expected)
+            .all(|(a, &b)| *a == b as f32 / 32768.0));
         assert_eq!(block_align(&wav), Some(4));
         // Trailing chunks after the data are not read as audio.
         let mut with_tail = wav.clone();
@@ -1437,7 +1609,10 @@ mod tests {
         let src = synth_track(5, 4.0, None);
         let out = to_wav_44k(&src);
         let (spec, s) = read(&out);
-        assert_eq!((spec.channels, spec.sample_rate, spec.bits_per_sample), (2, 44_100, 16));
+        assert_eq!(
+            (spec.channels, spec.sample_rate, spec.bits_per_sample),
+            (2, 44_100, 16)
+        );
         assert!(out.len() > src.len() * 3, "{} vs {}", out.len(), src.len());
         assert!((wav_duration(&out).unwrap() - 4.0).abs() < 1e-4);
         assert_eq!(s.len(), 4 * 44_100 * 2);
@@ -1513,7 +1688,14 @@ mod tests {
         assert_ne!(cover_png(1, 0), cover_png(2, 0));
         assert_ne!(cover_png(1, 1), cover_png(2, 1));
         // Style 0 is much brighter on average than the dark style 1.
-        let mean = |s| decode_png(&cover_png(3, s)).2.iter().map(|&v| v as u64).sum::<u64>() / (512 * 512 * 3);
+        let mean = |s| {
+            decode_png(&cover_png(3, s))
+                .2
+                .iter()
+                .map(|&v| v as u64)
+                .sum::<u64>()
+                / (512 * 512 * 3)
+        };
         assert!(mean(0) > mean(1) + 20, "{} {}", mean(0), mean(1));
     }
 
@@ -1544,7 +1726,10 @@ mod tests {
         // moov's children are well formed too.
         let moov_at = boxes(&m)[0].1;
         let moov_len = boxes(&m)[1].1;
-        let children: Vec<String> = boxes(&m[moov_at + 8..moov_at + moov_len]).into_iter().map(|b| b.0).collect();
+        let children: Vec<String> = boxes(&m[moov_at + 8..moov_at + moov_len])
+            .into_iter()
+            .map(|b| b.0)
+            .collect();
         assert_eq!(children, ["mvhd", "trak"]);
         assert_eq!(m, tiny_mp4(1));
         assert_ne!(m, tiny_mp4(2));
@@ -1561,20 +1746,32 @@ mod tests {
         let src = tone_wav(44_100, 2, 16, false, 30.0);
         let t = Instant::now();
         let mixed = synth_track(123, 1.0, Some(&src));
-        println!("synth+mix 30 s source: {:?}, {} bytes", t.elapsed(), mixed.len());
+        println!(
+            "synth+mix 30 s source: {:?}, {} bytes",
+            t.elapsed(),
+            mixed.len()
+        );
         let t = Instant::now();
         let w44 = to_wav_44k(&wav);
         println!("to_wav_44k 30 s: {:?}, {} bytes", t.elapsed(), w44.len());
         let t = Instant::now();
         let st = stems(&wav, 2);
-        println!("stems(2) 30 s: {:?}, {} bytes each", t.elapsed(), st[0].len());
+        println!(
+            "stems(2) 30 s: {:?}, {} bytes each",
+            t.elapsed(),
+            st[0].len()
+        );
         let t = Instant::now();
         let st = stems(&wav, 12);
         println!("stems(12) 30 s: {:?}, {} stems", t.elapsed(), st.len());
         for style in [0, 1] {
             let t = Instant::now();
             let png = cover_png(99, style);
-            println!("cover style {style}: {:?}, {} bytes", t.elapsed(), png.len());
+            println!(
+                "cover style {style}: {:?}, {} bytes",
+                t.elapsed(),
+                png.len()
+            );
         }
         let t = Instant::now();
         let m = tiny_mp4(5);
