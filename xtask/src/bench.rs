@@ -1,0 +1,460 @@
+//! `cargo xtask bench`: emulator throughput and memory, package size, and browser benchmark
+//! scripts; each figure beside its baseline or target. Never run as a test: timings vary.
+
+use crate::emulator::{self, Emulator, Launch, TEST_KEY};
+use crate::package::{self, Package, Profile};
+use crate::proc;
+use crate::test::{node_scripts, script_env};
+use crate::toolchain;
+use crate::{http, wrk};
+use anyhow::{bail, Context, Result};
+use std::ffi::OsString;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub struct Options {
+    pub only: Option<Vec<String>>,
+    pub duration_s: u32,
+}
+
+const SECTIONS: [&str; 4] = ["throughput", "memory", "size", "browser"];
+
+// Targets from issue 2 (emulator) and issue 3 (package size).
+const TARGET_REQUESTS_PER_SEC: f64 = 20_000.0;
+const TARGET_P99_MS: f64 = 5.0;
+const TARGET_RSS_MB: f64 = 200.0;
+const BUDGET_GZIP_BYTES: u64 = 60_000;
+
+const BENCH_KEY: &str = TEST_KEY;
+const TASKS_IN_FLIGHT: u64 = 10_000;
+const CREATORS: u64 = 32;
+/// The cheapest authenticated JSON route of the same server: same auth, envelope and middleware,
+/// so the ratio isolates what record-info itself costs (task lookup, record with its tracks).
+const BASELINE_PATH: &str = "/api/v1/generate/credit";
+
+pub fn run(opts: &Options) -> Result<()> {
+    let sections: Vec<&str> = match &opts.only {
+        None => SECTIONS.to_vec(),
+        Some(names) => {
+            if let Some(bad) = names.iter().find(|n| !SECTIONS.contains(&n.as_str())) {
+                bail!("unknown section `{bad}`; sections: {}", SECTIONS.join(", "));
+            }
+            SECTIONS
+                .into_iter()
+                .filter(|s| names.iter().any(|n| n == s))
+                .collect()
+        }
+    };
+    let needs_emulator = sections.iter().any(|s| *s != "size");
+    let bin = if needs_emulator {
+        Some(emulator::build()?)
+    } else {
+        None
+    };
+    let mut failed = Vec::new();
+    for section in sections {
+        println!("\n==== bench: {section} ====");
+        let outcome = match (section, &bin) {
+            ("throughput", Some(bin)) => throughput(bin, opts.duration_s),
+            ("memory", Some(bin)) => memory(bin),
+            ("size", _) => size(),
+            ("browser", Some(bin)) => browser(bin),
+            _ => Ok(()),
+        };
+        if let Err(e) = outcome {
+            eprintln!("xtask: bench {section} failed: {e:#}");
+            failed.push(section);
+        }
+    }
+    if !failed.is_empty() {
+        bail!("bench section(s) failed: {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+fn start(bin: &std::path::Path, stage_delay_ms: &str) -> Result<Emulator> {
+    let args: Vec<OsString> = [
+        "--music-addr",
+        "127.0.0.1:0",
+        "--upload-addr",
+        "127.0.0.1:0",
+        "--rate-limit",
+        "0",
+        "--credits",
+        "10000000",
+        "--stage-delay-ms",
+        stage_delay_ms,
+        "--api-key",
+        BENCH_KEY,
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    Emulator::start(
+        bin,
+        Launch {
+            args,
+            echo: false,
+            temp_data_dir: true,
+        },
+    )
+}
+
+fn auth_header() -> String {
+    format!("Bearer {BENCH_KEY}")
+}
+
+/// POST /api/v1/generate → data.taskId.
+fn create_task(music: &str, prompt: &str) -> Result<String> {
+    let body = serde_json::json!({
+        "customMode": false,
+        "instrumental": true,
+        "model": "V6",
+        "callBackUrl": "http://127.0.0.1:9/cb",
+        "prompt": prompt,
+    })
+    .to_string();
+    let auth = auth_header();
+    let headers = [
+        ("Authorization", auth.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    let response = http::request(music, "POST", "/api/v1/generate", &headers, Some(&body))?;
+    let json: serde_json::Value = serde_json::from_str(&response.body).with_context(|| {
+        format!(
+            "generate answered {} with a body that is not JSON: {}",
+            response.status, response.body
+        )
+    })?;
+    match json["data"]["taskId"].as_str() {
+        Some(id) if json["code"] == 200 => Ok(id.to_string()),
+        _ => bail!("generate answered {}: {}", response.status, response.body),
+    }
+}
+
+/// GET `path` once and require envelope code 200, so wrk measures real answers, not errors.
+fn check_route(music: &str, path: &str) -> Result<serde_json::Value> {
+    let auth = auth_header();
+    let response = http::request(
+        music,
+        "GET",
+        path,
+        &[("Authorization", auth.as_str())],
+        None,
+    )?;
+    let json: serde_json::Value = serde_json::from_str(&response.body).unwrap_or_default();
+    if response.status != 200 || json["code"] != 200 {
+        bail!("GET {path} answered {}: {}", response.status, response.body);
+    }
+    Ok(json)
+}
+
+fn throughput(bin: &std::path::Path, seconds: u32) -> Result<()> {
+    toolchain::wrk()?;
+    let emulator = start(bin, "50")?;
+    let task = create_task(&emulator.music, "bench")?;
+    let record_path = format!("/api/v1/generate/record-info?taskId={task}");
+    // Benchmark the finished record (both tracks): what a poller reads most.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut status = String::new();
+    while Instant::now() < deadline {
+        let record = check_route(&emulator.music, &record_path)?;
+        status = record["data"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if status == "SUCCESS" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    println!("task {task}: {status}");
+    check_route(&emulator.music, BASELINE_PATH)?;
+
+    let header = format!("Authorization: {}", auth_header());
+    let measure = |path: &str| {
+        wrk::run(&wrk::Load {
+            url: &format!("{}{path}", emulator.music),
+            header: Some(&header),
+            threads: 2,
+            connections: 64,
+            seconds,
+        })
+    };
+    let subject = measure(&record_path)?;
+    let baseline = measure(BASELINE_PATH)?;
+
+    let ms = |v: Option<f64>| {
+        v.map(|v| format!("{v:.2} ms"))
+            .unwrap_or_else(|| "-".into())
+    };
+    println!("\nwrk -t2 -c64 -d{seconds}s on loopback, same emulator process");
+    println!(
+        "{:<34} {:>12} {:>10} {:>10} {:>8}",
+        "route", "req/s", "p50", "p99", "errors"
+    );
+    for (name, r) in [
+        ("GET generate/record-info", &subject),
+        (&*format!("GET {BASELINE_PATH} (baseline)"), &baseline),
+    ] {
+        println!(
+            "{:<34} {:>12.0} {:>10} {:>10} {:>8}",
+            name,
+            r.requests_per_sec,
+            ms(r.p50_ms),
+            ms(r.p99_ms),
+            r.non_2xx + r.socket_errors
+        );
+    }
+    let ratio = |a: f64, b: f64| {
+        if b > 0.0 {
+            format!("{:.2}x", a / b)
+        } else {
+            "-".into()
+        }
+    };
+    let p99_ratio = match (subject.p99_ms, baseline.p99_ms) {
+        (Some(a), Some(b)) => ratio(a, b),
+        _ => "-".into(),
+    };
+    println!(
+        "{:<34} {:>12} {:>10} {:>10}",
+        "record-info / baseline",
+        ratio(subject.requests_per_sec, baseline.requests_per_sec),
+        "",
+        p99_ratio
+    );
+    println!(
+        "target: >= {TARGET_REQUESTS_PER_SEC:.0} req/s: {}   p99 <= {TARGET_P99_MS} ms: {}",
+        verdict(subject.requests_per_sec >= TARGET_REQUESTS_PER_SEC),
+        verdict(subject.p99_ms.is_some_and(|p| p <= TARGET_P99_MS))
+    );
+    if subject.non_2xx + subject.socket_errors > 0 {
+        println!(
+            "note: {} error answers or socket errors during the record-info run",
+            subject.non_2xx + subject.socket_errors
+        );
+    }
+    Ok(())
+}
+
+fn verdict(pass: bool) -> &'static str {
+    if pass {
+        "PASS"
+    } else {
+        "MISS"
+    }
+}
+
+/// VmRSS of a process, in bytes.
+fn rss_bytes(pid: u32) -> Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    parse_vm_rss(&status).context("no VmRSS in /proc/<pid>/status")
+}
+
+fn parse_vm_rss(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn memory(bin: &std::path::Path) -> Result<()> {
+    // Stages an hour apart: every task stays in flight while we measure.
+    let emulator = start(bin, "3600000")?;
+    std::thread::sleep(Duration::from_millis(500));
+    let before = rss_bytes(emulator.pid())?;
+    let started = Instant::now();
+    let next = AtomicU64::new(0);
+    let failures = AtomicU64::new(0);
+    let first_error = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..CREATORS {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= TASKS_IN_FLIGHT {
+                    break;
+                }
+                if let Err(e) = create_task(&emulator.music, &format!("bench task {i}")) {
+                    failures.fetch_add(1, Ordering::Relaxed);
+                    if let Ok(mut first) = first_error.lock() {
+                        first.get_or_insert(format!("{e:#}"));
+                    }
+                }
+            });
+        }
+    });
+    let took = started.elapsed();
+    let after = rss_bytes(emulator.pid())?;
+    let failures = failures.into_inner();
+    let created = TASKS_IN_FLIGHT - failures;
+    let mb = |b: u64| b as f64 / 1e6;
+    println!(
+        "created {created} tasks in {:.1}s ({:.0}/s, {CREATORS} at a time)",
+        took.as_secs_f64(),
+        created as f64 / took.as_secs_f64()
+    );
+    println!("{:<28} {:>10}", "emulator VmRSS", "MB");
+    println!("{:<28} {:>10.1}", "idle (baseline)", mb(before));
+    println!(
+        "{:<28} {:>10.1}",
+        format!("{created} tasks in flight"),
+        mb(after)
+    );
+    println!(
+        "{:<28} {:>10.2}x",
+        "loaded / idle",
+        after as f64 / before.max(1) as f64
+    );
+    if created > 0 {
+        println!(
+            "{:<28} {:>10.0}",
+            "bytes per task",
+            after.saturating_sub(before) as f64 / created as f64
+        );
+    }
+    println!(
+        "target: <= {TARGET_RSS_MB} MB with {TASKS_IN_FLIGHT} tasks: {}",
+        verdict(failures == 0 && mb(after) <= TARGET_RSS_MB)
+    );
+    if failures > 0 {
+        let first = first_error.into_inner().ok().flatten().unwrap_or_default();
+        bail!("{failures} task creations failed; the first: {first}");
+    }
+    Ok(())
+}
+
+fn size() -> Result<()> {
+    let pkg = package::build(Profile::Release)?;
+    let (wasm, js) = pkg.gzipped_sizes()?;
+    let total = wasm + js;
+    println!("\n{:<28} {:>10}", "gzipped", "bytes");
+    println!("{:<28} {:>10}", "tunesmith_bg.wasm", wasm);
+    println!("{:<28} {:>10}", "tunesmith.js", js);
+    println!("{:<28} {:>10}", "total", total);
+    println!("{:<28} {:>10}", "budget (issue 3)", BUDGET_GZIP_BYTES);
+    println!(
+        "{:<28} {:>9.0}%",
+        "share of budget",
+        total as f64 * 100.0 / BUDGET_GZIP_BYTES as f64
+    );
+    println!(
+        "budget <= {} KB: {}",
+        BUDGET_GZIP_BYTES / 1000,
+        verdict(total <= BUDGET_GZIP_BYTES)
+    );
+    largest_functions(&pkg)
+}
+
+/// twiggy's top 10 on a copy of the shipped module that keeps its names (`wasm-opt -g`).
+fn largest_functions(pkg: &Package) -> Result<()> {
+    let twiggy = match proc::which("twiggy") {
+        Some(path) => path,
+        None => {
+            proc::run(proc::cargo().args(["install", "twiggy", "--version", "0.8.0"]))?;
+            proc::which("twiggy").context("twiggy is not on PATH after installing it")?
+        }
+    };
+    let dir = crate::target_dir().join("xtask-size-profile");
+    let _ = std::fs::remove_dir_all(&dir);
+    proc::run(
+        Command::new(toolchain::wasm_bindgen()?)
+            .args(["--target", "web", "--out-name", "tunesmith", "--out-dir"])
+            .arg(&dir)
+            .arg(package::cargo_output(Profile::Release)),
+    )?;
+    let named = dir.join("tunesmith_bg.wasm");
+    proc::run(
+        Command::new(toolchain::wasm_opt()?)
+            .args(["-Oz", "-g"])
+            .args(package::WASM_OPT_FEATURES)
+            .arg(&named)
+            .arg("-o")
+            .arg(&named),
+    )?;
+    println!(
+        "largest items of {} (names kept; sizes as shipped, give or take the name section):",
+        pkg.wasm().display()
+    );
+    // twiggy may not know every newer wasm feature: its failure is reported, not fatal.
+    if let Err(e) = proc::run(Command::new(twiggy).args(["top", "-n", "10"]).arg(&named)) {
+        println!("twiggy could not read the module: {e:#}");
+    }
+    Ok(())
+}
+
+fn browser(bin: &std::path::Path) -> Result<()> {
+    let scripts = node_scripts(&crate::root().join("bench"))?;
+    if scripts.is_empty() {
+        println!("no bench/*.mjs scripts yet");
+        return Ok(());
+    }
+    toolchain::js_tools()?;
+    toolchain::chromium()?;
+    let pkg = package::build(Profile::Release)?;
+    let site = crate::target_dir().join("bench-site");
+    package::stage_site(&site, Some(&pkg))?;
+    let serves_page = emulator::supports(bin, "--www");
+    let mut args: Vec<OsString> = [
+        "--music-addr",
+        "127.0.0.1:0",
+        "--upload-addr",
+        "127.0.0.1:0",
+        "--rate-limit",
+        "0",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    args.extend(
+        [
+            "--stage-delay-ms",
+            "100",
+            "--credits",
+            "10000000",
+            "--api-key",
+            BENCH_KEY,
+        ]
+        .map(OsString::from),
+    );
+    if serves_page {
+        args.extend([OsString::from("--www"), site.into()]);
+    }
+    let emulator = Emulator::start(
+        bin,
+        Launch {
+            args,
+            echo: false,
+            temp_data_dir: true,
+        },
+    )?;
+    let env = script_env(&emulator, &pkg.dir, serves_page);
+    let mut failed = Vec::new();
+    for script in &scripts {
+        let mut cmd = Command::new("node");
+        cmd.current_dir(crate::root())
+            .arg(script)
+            .envs(env.iter().cloned());
+        let (status, _) = proc::run_tee_with_deadline(cmd, Some(Duration::from_secs(15 * 60)))?;
+        if !status.success() {
+            failed.push(script.display().to_string());
+        }
+    }
+    if !failed.is_empty() {
+        bail!("failing benchmark script(s): {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_vm_rss;
+
+    #[test]
+    fn reads_resident_memory_in_bytes() {
+        let status =
+            "Name:\ttunesmith-emul\nVmPeak:\t  900000 kB\nVmRSS:\t   20480 kB\nRssAnon:\t 1 kB\n";
+        assert_eq!(parse_vm_rss(status), Some(20480 * 1024));
+        assert_eq!(parse_vm_rss("Name:\tx\n"), None);
+    }
+}

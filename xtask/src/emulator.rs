@@ -1,0 +1,262 @@
+//! The emulator as a child process: build it, start it, read its ready line, kill it on drop.
+
+use crate::proc::{self, run};
+use crate::signal;
+use anyhow::{bail, Context, Result};
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const READY_TIMEOUT: Duration = Duration::from_secs(60);
+const STDERR_LINES_KEPT: usize = 200;
+
+/// The keys that tests use: the second one exists so that tests can exhaust a key's credits or
+/// rate limit without disturbing the others.
+pub const TEST_KEY: &str = "ts-test-key";
+pub const SPARE_KEY: &str = "ts-test-key-2";
+
+/// Builds the release emulator and returns its binary.
+pub fn build() -> Result<PathBuf> {
+    run(proc::cargo().args(["build", "-p", "tunesmith-emulator", "--release"]))?;
+    Ok(crate::target_dir()
+        .join("release")
+        .join("tunesmith-emulator"))
+}
+
+/// Whether this emulator build accepts `flag` (it is still growing: `--www` came late).
+pub fn supports(bin: &Path, flag: &str) -> bool {
+    Command::new(bin)
+        .arg("--help")
+        .output()
+        .map(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .any(|w| w.trim_end_matches(',') == flag)
+        })
+        .unwrap_or(false)
+}
+
+/// `ready music=URL upload=URL` → (music, upload).
+pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "ready" {
+        return None;
+    }
+    let (mut music, mut upload) = (None, None);
+    for word in words {
+        match word.split_once('=') {
+            Some(("music", url)) => music = Some(url.trim_end_matches('/').to_string()),
+            Some(("upload", url)) => upload = Some(url.trim_end_matches('/').to_string()),
+            _ => {}
+        }
+    }
+    Some((music?, upload?))
+}
+
+/// A running emulator. Dropping it stops the process and removes its temporary data folder.
+pub struct Emulator {
+    child: Child,
+    pub music: String,
+    pub upload: String,
+    /// What it printed on stdout before it was ready (the development key, for one).
+    pub banner: Vec<String>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    temp_data_dir: Option<PathBuf>,
+}
+
+pub struct Launch {
+    pub args: Vec<OsString>,
+    /// Echo the emulator's output (the demo) instead of keeping only its stderr's tail (tests).
+    pub echo: bool,
+    /// Pass a fresh temporary `--data-dir`, removed on drop.
+    pub temp_data_dir: bool,
+}
+
+impl Emulator {
+    pub fn start(bin: &Path, launch: Launch) -> Result<Emulator> {
+        let mut cmd = Command::new(bin);
+        cmd.args(&launch.args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let temp_data_dir = if launch.temp_data_dir {
+            let dir = fresh_temp_dir("emulator-data")?;
+            cmd.arg("--data-dir").arg(&dir);
+            Some(dir)
+        } else {
+            None
+        };
+        signal::die_with_parent(&mut cmd);
+        println!("$ {}", proc::describe(&cmd));
+        let mut child = cmd
+            .spawn()
+            .with_context(|| format!("cannot start {}", bin.display()))?;
+
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        if let Some(pipe) = child.stderr.take() {
+            let kept = Arc::clone(&stderr);
+            let echo = launch.echo;
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if echo {
+                        eprintln!("{line}");
+                    }
+                    if let Ok(mut kept) = kept.lock() {
+                        if kept.len() == STDERR_LINES_KEPT {
+                            kept.pop_front();
+                        }
+                        kept.push_back(line);
+                    }
+                }
+            });
+        }
+        let (tx, rx) = mpsc::channel();
+        if let Some(pipe) = child.stdout.take() {
+            let echo = launch.echo;
+            // Keeps draining after the ready line so that the emulator never blocks on a full pipe.
+            std::thread::spawn(move || {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if echo {
+                        let mut out = std::io::stdout().lock();
+                        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+                    }
+                    let _ = tx.send(line);
+                }
+            });
+        }
+
+        let mut emulator = Emulator {
+            child,
+            music: String::new(),
+            upload: String::new(),
+            banner: Vec::new(),
+            stderr,
+            temp_data_dir,
+        };
+        let deadline = Instant::now() + READY_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) => match parse_ready_line(&line) {
+                    Some((music, upload)) => {
+                        emulator.music = music;
+                        emulator.upload = upload;
+                        return Ok(emulator);
+                    }
+                    None => emulator.banner.push(line),
+                },
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    bail!(
+                        "the emulator printed no `ready` line within {READY_TIMEOUT:?}{}",
+                        emulator.stderr_report()
+                    )
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let status = emulator
+                        .child
+                        .wait()
+                        .map(|s| s.to_string())
+                        .unwrap_or_default();
+                    bail!(
+                        "the emulator exited ({status}) before its `ready` line{}",
+                        emulator.stderr_report()
+                    )
+                }
+            }
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether it has exited (and then how).
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// The last lines of its stderr, ready to append to an error message.
+    pub fn stderr_report(&self) -> String {
+        // Give the reader thread a moment to collect what a dying process wrote last.
+        std::thread::sleep(Duration::from_millis(200));
+        let lines = self
+            .stderr
+            .lock()
+            .map(|l| l.iter().cloned().collect::<Vec<_>>())
+            .unwrap_or_default();
+        if lines.is_empty() {
+            "; its stderr was empty".to_string()
+        } else {
+            format!("; the last lines of its stderr:\n{}", lines.join("\n"))
+        }
+    }
+
+    /// Stops it: `signal` (SIGTERM, or the user's SIGINT), then SIGKILL after `grace`.
+    pub fn stop(&mut self, signal: libc::c_int, grace: Duration) {
+        if self.exited().is_some() {
+            return;
+        }
+        signal::send(self.pid(), signal);
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if self.exited().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        self.stop(libc::SIGTERM, Duration::from_secs(3));
+        if let Some(dir) = &self.temp_data_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A new empty folder under the system's temporary folder.
+pub fn fresh_temp_dir(what: &str) -> Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("tunesmith-{what}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_ready_line;
+
+    #[test]
+    fn reads_both_urls_from_the_ready_line() {
+        assert_eq!(
+            parse_ready_line("ready music=http://127.0.0.1:40001 upload=http://127.0.0.1:40002/"),
+            Some((
+                "http://127.0.0.1:40001".to_string(),
+                "http://127.0.0.1:40002".to_string()
+            ))
+        );
+        assert_eq!(
+            parse_ready_line("  ready upload=http://[::1]:2 music=http://[::1]:1 extra=x"),
+            Some(("http://[::1]:1".to_string(), "http://[::1]:2".to_string()))
+        );
+    }
+
+    #[test]
+    fn ignores_other_lines() {
+        assert_eq!(parse_ready_line("dev key: ts-dev"), None);
+        assert_eq!(parse_ready_line("ready music=http://127.0.0.1:1"), None);
+        assert_eq!(parse_ready_line("already music=a upload=b"), None);
+    }
+}

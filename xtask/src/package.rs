@@ -1,0 +1,340 @@
+//! The npm package in pkg/: wasm build, wasm-bindgen, wasm-opt, pkg-template/, sizes; and the
+//! site folder (www/ + pkg/) that the emulator serves.
+
+use crate::proc::{self, run};
+use crate::toolchain;
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Release,
+    /// Debug wasm with its names, not optimized: readable stack traces while developing.
+    Dev,
+}
+
+/// The features that wasm-bindgen's output uses; wasm-opt refuses or mangles them otherwise.
+pub const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-reference-types",
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-multivalue",
+];
+
+const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
+
+pub struct Package {
+    pub dir: PathBuf,
+}
+
+impl Package {
+    pub fn wasm(&self) -> PathBuf {
+        self.dir.join("tunesmith_bg.wasm")
+    }
+
+    pub fn js(&self) -> PathBuf {
+        self.dir.join("tunesmith.js")
+    }
+
+    /// Gzipped bytes of the .wasm and of tunesmith.js, as a browser downloads them.
+    pub fn gzipped_sizes(&self) -> Result<(u64, u64)> {
+        Ok((gzip_len(&self.wasm())?, gzip_len(&self.js())?))
+    }
+
+    pub fn print_sizes(&self) -> Result<()> {
+        let (wasm, js) = self.gzipped_sizes()?;
+        for (path, gz) in [(self.wasm(), wasm), (self.js(), js)] {
+            let raw = std::fs::metadata(&path)?.len();
+            println!(
+                "{:<28} {:>9} B raw {:>9} B gzip",
+                display_rel(&path),
+                raw,
+                gz
+            );
+        }
+        println!(
+            "{:<28} {:>9}   {:>11} B gzip ({:.1} KB)",
+            "total shipped",
+            "",
+            wasm + js,
+            (wasm + js) as f64 / 1000.0
+        );
+        Ok(())
+    }
+}
+
+pub fn build(profile: Profile) -> Result<Package> {
+    toolchain::wasm_target()?;
+    let wasm_bindgen = toolchain::wasm_bindgen()?;
+    let wasm_opt = match profile {
+        Profile::Release => Some(toolchain::wasm_opt()?),
+        Profile::Dev => None,
+    };
+    let root = crate::root();
+    let cargo_profile = match profile {
+        Profile::Release => "wasm-release",
+        Profile::Dev => "dev",
+    };
+    run(proc::cargo().args([
+        "build",
+        "-p",
+        "tunesmith",
+        "--target",
+        toolchain::WASM_TARGET,
+        "--profile",
+        cargo_profile,
+    ]))?;
+    let input = cargo_output(profile);
+
+    let dir = root.join("pkg");
+    // Old snippet folders (their names carry a hash) must not linger next to the new ones.
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    let mut bindgen = Command::new(wasm_bindgen);
+    bindgen
+        .args(["--target", "web", "--out-name", "tunesmith", "--out-dir"])
+        .arg(&dir);
+    if profile == Profile::Release {
+        bindgen.args(["--remove-name-section", "--remove-producers-section"]);
+    } else {
+        bindgen.arg("--debug");
+    }
+    run(bindgen.arg(&input))?;
+    let pkg = Package { dir };
+
+    if let Some(wasm_opt) = wasm_opt {
+        let wasm = pkg.wasm();
+        run(Command::new(wasm_opt)
+            .arg("-Oz")
+            .args(WASM_OPT_FEATURES)
+            .arg(&wasm)
+            .arg("-o")
+            .arg(&wasm))?;
+    }
+    instantiate_in_node(&pkg.dir)?;
+    apply_template(&root.join("pkg-template"), &pkg.dir, &crate_version(&root)?)?;
+    Ok(pkg)
+}
+
+/// The module cargo builds for `profile`, before wasm-bindgen.
+pub fn cargo_output(profile: Profile) -> PathBuf {
+    let folder = match profile {
+        Profile::Release => "wasm-release",
+        Profile::Dev => "debug",
+    };
+    crate::target_dir()
+        .join(toolchain::WASM_TARGET)
+        .join(folder)
+        .join("tunesmith.wasm")
+}
+
+/// Loads the glue and the module in Node: an optimizer that mangled the module fails here, not in
+/// a user's page.
+fn instantiate_in_node(dir: &Path) -> Result<()> {
+    const SCRIPT: &str = "\
+        const { readFile } = await import('node:fs/promises');\
+        const { pathToFileURL } = await import('node:url');\
+        const dir = process.env.TUNESMITH_PKG;\
+        const glue = await import(pathToFileURL(dir + '/tunesmith.js').href);\
+        await glue.default({ module_or_path: await readFile(dir + '/tunesmith_bg.wasm') });";
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", SCRIPT])
+        .env("TUNESMITH_PKG", dir)
+        .output()
+        .context("cannot run node")?;
+    if !out.status.success() {
+        bail!(
+            "the built module does not instantiate in Node:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    println!("pkg/tunesmith.js + pkg/tunesmith_bg.wasm instantiate in Node");
+    Ok(())
+}
+
+/// The `[package]` version of the root Cargo.toml.
+fn crate_version(root: &Path) -> Result<String> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))?;
+    package_version(&manifest).context("no version in the [package] table of Cargo.toml")
+}
+
+fn package_version(manifest: &str) -> Option<String> {
+    let mut in_package = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some(value) = line
+                .strip_prefix("version")
+                .map(str::trim_start)
+                .and_then(|l| l.strip_prefix('='))
+            {
+                return Some(value.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Copies every file of pkg-template/ over pkg/, filling `__VERSION__` and `__ERRORS_SNIPPET__`
+/// (the path, from pkg/, of the snippet wasm-bindgen writes for src/js/errors.js).
+fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
+    let files = files_under(template)?;
+    if files.is_empty() {
+        return Ok(());
+    }
+    let snippets = files_under(&pkg.join("snippets"))?;
+    let errors_snippet = errors_snippet(&snippets, pkg)?;
+    for file in &files {
+        let rel = file.strip_prefix(template)?;
+        let dest = pkg.join(rel);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        if is_templated(rel) {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let text = text.replace("__VERSION__", version);
+            let text = match (&errors_snippet, text.contains("__ERRORS_SNIPPET__")) {
+                (_, false) => text,
+                (Some(path), true) => text.replace("__ERRORS_SNIPPET__", path),
+                (None, true) => bail!(
+                    "{} uses __ERRORS_SNIPPET__ but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
+                    file.display()
+                ),
+            };
+            std::fs::write(&dest, text)?;
+        } else {
+            std::fs::copy(file, &dest).with_context(|| format!("copying {}", file.display()))?;
+        }
+    }
+    println!(
+        "copied {} file(s) of pkg-template/ into pkg/ (version {version})",
+        files.len()
+    );
+    Ok(())
+}
+
+/// `snippets/<crate>-<hash>/src/js/errors.js`, when wasm-bindgen wrote exactly one such file.
+fn errors_snippet(snippets: &[PathBuf], pkg: &Path) -> Result<Option<String>> {
+    let found: Vec<String> = snippets
+        .iter()
+        .filter_map(|p| p.strip_prefix(pkg).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(ERRORS_SNIPPET_SUFFIX))
+        .collect();
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        many => bail!("several snippets end in {ERRORS_SNIPPET_SUFFIX}: {many:?}"),
+    }
+}
+
+fn is_templated(rel: &Path) -> bool {
+    let name = rel.to_string_lossy();
+    [
+        ".js", ".mjs", ".cjs", ".d.ts", ".d.mts", ".d.cts", ".json", ".md",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
+}
+
+/// Every file under `dir`, recursively and sorted; none when it does not exist. Git keeps empty
+/// folders with a `.gitkeep`, which is not content.
+pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.file_name().is_some_and(|n| n != ".gitkeep") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Replaces `site` with www/ plus the package as site/pkg/: what the emulator's `--www` serves.
+pub fn stage_site(site: &Path, pkg: Option<&Package>) -> Result<()> {
+    if site.exists() {
+        std::fs::remove_dir_all(site).with_context(|| format!("removing {}", site.display()))?;
+    }
+    std::fs::create_dir_all(site)?;
+    copy_tree(&crate::root().join("www"), site)?;
+    if let Some(pkg) = pkg {
+        copy_tree(&pkg.dir, &site.join("pkg"))?;
+    }
+    Ok(())
+}
+
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for file in files_under(from)? {
+        let dest = to.join(file.strip_prefix(from)?);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::copy(&file, &dest).with_context(|| format!("copying {}", file.display()))?;
+    }
+    Ok(())
+}
+
+pub fn gzip_len(path: &Path) -> Result<u64> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(&bytes)?;
+    Ok(gz.finish()?.len() as u64)
+}
+
+fn display_rel(path: &Path) -> String {
+    path.strip_prefix(crate::root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{errors_snippet, package_version};
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn reads_the_package_version_not_a_dependency_version() {
+        let manifest = "[package]\nname = \"tunesmith\"\nversion = \"0.3.1\"\n[dependencies]\nx = { version = \"1\" }\n";
+        assert_eq!(package_version(manifest).as_deref(), Some("0.3.1"));
+        assert_eq!(package_version("[dependencies]\nversion = \"1\"\n"), None);
+    }
+
+    #[test]
+    fn finds_the_errors_snippet_relative_to_the_package() {
+        let pkg = Path::new("/r/pkg");
+        let files: Vec<PathBuf> = [
+            "snippets/tunesmith-1a2b/src/js/errors.js",
+            "snippets/tunesmith-1a2b/src/js/other.js",
+        ]
+        .iter()
+        .map(|p| pkg.join(p))
+        .collect();
+        assert_eq!(
+            errors_snippet(&files, pkg).ok().flatten().as_deref(),
+            Some("snippets/tunesmith-1a2b/src/js/errors.js")
+        );
+        assert_eq!(errors_snippet(&files[1..], pkg).ok().flatten(), None);
+        let twice = vec![
+            files[0].clone(),
+            pkg.join("snippets/tunesmith-ffff/src/js/errors.js"),
+        ];
+        assert!(errors_snippet(&twice, pkg).is_err());
+    }
+}

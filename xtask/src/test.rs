@@ -1,0 +1,609 @@
+//! `cargo xtask test`: toolchain, lint, native tests, then wasm, JS and browser tests against one
+//! live emulator; stops at the first failing stage and always prints the summary.
+
+use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
+use crate::package::{self, Package, Profile};
+use crate::proc::{self, run_tee};
+use crate::report::{self, Counts, Env, StageRecord, Summary};
+use crate::toolchain;
+use anyhow::{bail, Context, Result};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct Options {
+    pub skip_lint: bool,
+    pub only: Option<Vec<String>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Lint,
+    Native,
+    Wasm,
+    Js,
+    E2e,
+}
+
+impl Stage {
+    const ALL: [Stage; 5] = [
+        Stage::Lint,
+        Stage::Native,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Lint => "lint",
+            Stage::Native => "native",
+            Stage::Wasm => "wasm",
+            Stage::Js => "js",
+            Stage::E2e => "e2e",
+        }
+    }
+
+    fn needs_emulator(self) -> bool {
+        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+    }
+}
+
+/// Passed to every JS-level test and benchmark script (the wasm tests get the first four at
+/// compile time).
+pub const ENV_MUSIC_URL: &str = "TUNESMITH_TEST_MUSIC_URL";
+pub const ENV_UPLOAD_URL: &str = "TUNESMITH_TEST_UPLOAD_URL";
+pub const ENV_API_KEY: &str = "TUNESMITH_TEST_API_KEY";
+pub const ENV_SPARE_KEY: &str = "TUNESMITH_TEST_SPARE_KEY";
+
+const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+const E2E_SCRIPT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
+pub fn run(opts: &Options) -> Result<bool> {
+    let stages = select(opts)?;
+    let mut ctx = Ctx::default();
+    let mut steps: Vec<Step> = vec![Step::Toolchain];
+    for stage in &stages {
+        if stage.needs_emulator() && !steps.contains(&Step::Emulator) {
+            steps.push(Step::Emulator);
+        }
+        steps.push(Step::Stage(*stage));
+    }
+    for step in steps {
+        let name = step.name();
+        println!("\n==== {name} ====");
+        let started = Instant::now();
+        let outcome = match step {
+            Step::Toolchain => toolchain_for(&stages),
+            Step::Emulator => ctx.start_emulator(),
+            Step::Stage(Stage::Lint) => lint(),
+            Step::Stage(Stage::Native) => native(&mut ctx.summary),
+            Step::Stage(Stage::Wasm) => ctx.wasm(),
+            Step::Stage(Stage::Js) => ctx.js(),
+            Step::Stage(Stage::E2e) => ctx.e2e(),
+        }
+        .map_err(|e| format!("{e:#}"));
+        if let Err(e) = &outcome {
+            eprintln!("\nxtask: {name} failed: {e}");
+            if let Some(emulator) = &ctx.emulator {
+                if step.uses_emulator() {
+                    eprintln!("(emulator){}", emulator.stderr_report());
+                }
+            }
+        }
+        let failed = outcome.is_err();
+        ctx.summary.stages.push(StageRecord {
+            name,
+            took: started.elapsed(),
+            outcome,
+        });
+        if failed {
+            break;
+        }
+    }
+    // Stop the emulator before the summary, so the closing line is the last thing printed.
+    drop(ctx.emulator.take());
+    ctx.summary.print();
+    Ok(ctx.summary.ok())
+}
+
+fn select(opts: &Options) -> Result<Vec<Stage>> {
+    let mut stages: Vec<Stage> = match &opts.only {
+        None => Stage::ALL.to_vec(),
+        Some(names) => {
+            let mut picked = Vec::new();
+            for name in names {
+                match Stage::ALL.iter().find(|s| s.name() == name) {
+                    Some(stage) => picked.push(*stage),
+                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                }
+            }
+            Stage::ALL
+                .into_iter()
+                .filter(|s| picked.contains(s))
+                .collect()
+        }
+    };
+    if opts.skip_lint {
+        stages.retain(|s| *s != Stage::Lint);
+    }
+    Ok(stages)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Toolchain,
+    Emulator,
+    Stage(Stage),
+}
+
+impl Step {
+    fn name(self) -> &'static str {
+        match self {
+            Step::Toolchain => "toolchain",
+            Step::Emulator => "emulator",
+            Step::Stage(stage) => stage.name(),
+        }
+    }
+
+    fn uses_emulator(self) -> bool {
+        match self {
+            Step::Toolchain => false,
+            Step::Emulator => true,
+            Step::Stage(stage) => stage.needs_emulator(),
+        }
+    }
+}
+
+/// Installs up front what the selected stages need, so a missing tool fails in seconds.
+fn toolchain_for(stages: &[Stage]) -> Result<()> {
+    let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
+    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+        toolchain::wasm_target()?;
+    }
+    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+        toolchain::wasm_bindgen()?;
+    }
+    if any(&[Stage::Js, Stage::E2e]) {
+        toolchain::js_tools()?;
+    }
+    if any(&[Stage::Wasm, Stage::E2e]) {
+        toolchain::chromium()?;
+    }
+    Ok(())
+}
+
+fn lint() -> Result<()> {
+    proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
+    proc::run(proc::cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    proc::run(proc::cargo().args([
+        "clippy",
+        "-p",
+        "tunesmith",
+        "--target",
+        toolchain::WASM_TARGET,
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))
+}
+
+fn native(summary: &mut Summary) -> Result<()> {
+    let packages = [
+        ("tunesmith-protocol", Env::NativeProtocol),
+        ("tunesmith-emulator", Env::NativeEmulator),
+        ("xtask", Env::NativeXtask),
+    ];
+    // One build for all three, so cargo can compile them in parallel.
+    let mut build = proc::cargo();
+    build.args(["test", "--no-run"]);
+    for (name, _) in packages {
+        build.args(["-p", name]);
+    }
+    proc::run(&mut build)?;
+    let mut failures = Vec::new();
+    for (name, env) in packages {
+        let mut cmd = proc::cargo();
+        cmd.args(["test", "--no-fail-fast", "-p", name]);
+        let (status, output) = run_tee(cmd)?;
+        let mut counts = Counts::default();
+        for suite in report::parse_cargo_test(&output) {
+            counts += suite.counts;
+        }
+        summary.add(env, counts);
+        if !status.success() || counts.failed > 0 {
+            failures.push(format!("{name}: {} failed ({status})", counts.failed));
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{}", failures.join("; "));
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Ctx {
+    emulator: Option<Emulator>,
+    /// The folder the emulator serves at `/` (www/ + pkg/), when it has `--www`.
+    site: Option<PathBuf>,
+    pkg: Option<Package>,
+    summary: Summary,
+}
+
+impl Ctx {
+    fn start_emulator(&mut self) -> Result<()> {
+        let bin = emulator::build()?;
+        let mut args: Vec<OsString> = [
+            "--music-addr",
+            "127.0.0.1:0",
+            "--upload-addr",
+            "127.0.0.1:0",
+            "--stage-delay-ms",
+            "100",
+            "--rate-limit",
+            "0",
+            "--callback-timeout-ms",
+            "2000",
+            "--callback-retry-delay-ms",
+            "100",
+            "--api-key",
+            TEST_KEY,
+            "--api-key",
+            SPARE_KEY,
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        if emulator::supports(&bin, "--www") {
+            let site = crate::target_dir().join("test-site");
+            package::stage_site(&site, None)?;
+            args.push("--www".into());
+            args.push(site.clone().into());
+            self.site = Some(site);
+        }
+        let emulator = Emulator::start(
+            &bin,
+            Launch {
+                args,
+                echo: false,
+                temp_data_dir: true,
+            },
+        )?;
+        println!(
+            "emulator ready: music={} upload={}",
+            emulator.music, emulator.upload
+        );
+        self.emulator = Some(emulator);
+        Ok(())
+    }
+
+    fn emulator(&self) -> Result<&Emulator> {
+        self.emulator
+            .as_ref()
+            .context("the emulator is not running")
+    }
+
+    fn wasm(&mut self) -> Result<()> {
+        let root = crate::root();
+        let node_files = test_files(&root.join("tests"), "node_", ".rs")?;
+        let browser_files = test_files(&root.join("tests"), "browser_", ".rs")?;
+        let emulator = self.emulator()?;
+        let mut cmd = proc::cargo();
+        cmd.args([
+            "test",
+            "-p",
+            "tunesmith",
+            "--target",
+            toolchain::WASM_TARGET,
+            "--tests",
+            "--no-fail-fast",
+        ])
+        .env(ENV_MUSIC_URL, &emulator.music)
+        .env(ENV_UPLOAD_URL, &emulator.upload)
+        .env(ENV_API_KEY, TEST_KEY)
+        .env(ENV_SPARE_KEY, SPARE_KEY)
+        .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+        .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
+        let (status, output) = run_tee(cmd)?;
+        let mut node = Counts::default();
+        let mut chromium = Counts::default();
+        for suite in report::parse_cargo_test(&output) {
+            match wasm_env(&root, &suite.name) {
+                Env::WasmChromium => chromium += suite.counts,
+                _ => node += suite.counts,
+            }
+        }
+        self.summary.add(Env::WasmNode, node);
+        self.summary.add(Env::WasmChromium, chromium);
+        let mut problems = Vec::new();
+        if !status.success() || node.failed + chromium.failed > 0 {
+            problems.push(format!(
+                "{} wasm test(s) failed ({status})",
+                node.failed + chromium.failed
+            ));
+        }
+        // A suite configured for the other environment is skipped, not failed (TOOLCHAIN.md).
+        if !node_files.is_empty() && node.total() == 0 {
+            problems.push(format!(
+                "{} tests/node_*.rs file(s) but zero tests ran in Node",
+                node_files.len()
+            ));
+        }
+        if !browser_files.is_empty() && chromium.total() == 0 {
+            problems.push(format!(
+                "{} tests/browser_*.rs file(s) but zero tests ran in Chromium",
+                browser_files.len()
+            ));
+        }
+        if !problems.is_empty() {
+            bail!("{}", problems.join("; "));
+        }
+        Ok(())
+    }
+
+    /// Builds the package once (as `cargo xtask build`) and puts it on the served site.
+    fn package(&mut self) -> Result<&Package> {
+        if self.pkg.is_none() {
+            let pkg = package::build(Profile::Release)?;
+            pkg.print_sizes()?;
+            if let Some(site) = &self.site {
+                package::copy_tree(&pkg.dir, &site.join("pkg"))?;
+            }
+            self.pkg = Some(pkg);
+        }
+        self.pkg.as_ref().context("the package was not built")
+    }
+
+    /// The environment of JS-level tests and benchmark scripts.
+    fn script_env(&mut self) -> Result<Vec<(&'static str, OsString)>> {
+        let pkg_dir = self.package()?.dir.clone();
+        let emulator = self.emulator()?;
+        Ok(script_env(emulator, &pkg_dir, self.site.is_some()))
+    }
+
+    fn js(&mut self) -> Result<()> {
+        let env = self.script_env()?;
+        let files = test_files(&crate::root().join("tests").join("js"), "", ".test.mjs")?;
+        if files.is_empty() {
+            println!("no tests/js/*.test.mjs yet");
+            return Ok(());
+        }
+        let tap = crate::target_dir().join("xtask-js-tests.tap");
+        let mut cmd = Command::new("node");
+        cmd.current_dir(crate::root())
+            .args([
+                "--test",
+                "--test-timeout=120000",
+                "--test-reporter=spec",
+                "--test-reporter-destination=stdout",
+            ])
+            .arg("--test-reporter=tap")
+            .arg(format!("--test-reporter-destination={}", tap.display()))
+            .args(&files)
+            .envs(env);
+        let (status, _) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        let counts = std::fs::read_to_string(&tap)
+            .ok()
+            .and_then(|t| report::parse_tap(&t))
+            .unwrap_or_default();
+        self.summary.add(Env::JsNode, counts);
+        if !status.success() || counts.failed > 0 {
+            bail!("{} JS test(s) failed ({status})", counts.failed);
+        }
+        if counts.total() == 0 {
+            bail!("{} tests/js file(s) but zero tests ran", files.len());
+        }
+        Ok(())
+    }
+
+    fn e2e(&mut self) -> Result<()> {
+        let env = self.script_env()?;
+        let scripts = node_scripts(&crate::root().join("tests").join("e2e"))?;
+        if scripts.is_empty() {
+            println!("no tests/e2e/*.mjs yet");
+            return Ok(());
+        }
+        let mut failed = Vec::new();
+        for script in &scripts {
+            let mut cmd = Command::new("node");
+            cmd.current_dir(crate::root())
+                .arg(script)
+                .envs(env.iter().cloned());
+            let (status, output) = proc::run_tee_with_deadline(cmd, Some(E2E_SCRIPT_TIMEOUT))?;
+            let counts = script_counts(status.success(), report::parse_plain(&output));
+            self.summary.add(Env::E2eChromium, counts);
+            if counts.failed > 0 {
+                failed.push(
+                    script
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        if !failed.is_empty() {
+            bail!("failing e2e script(s): {}", failed.join(", "));
+        }
+        Ok(())
+    }
+}
+
+/// What a test or benchmark script gets to find the emulator, the package and the browser.
+pub fn script_env(
+    emulator: &Emulator,
+    pkg_dir: &Path,
+    site_served: bool,
+) -> Vec<(&'static str, OsString)> {
+    let mut env: Vec<(&'static str, OsString)> = vec![
+        (ENV_MUSIC_URL, emulator.music.clone().into()),
+        (ENV_UPLOAD_URL, emulator.upload.clone().into()),
+        (ENV_API_KEY, TEST_KEY.into()),
+        (ENV_SPARE_KEY, SPARE_KEY.into()),
+        ("TUNESMITH_PKG", pkg_dir.into()),
+        ("TUNESMITH_CHROMIUM", toolchain::CHROMIUM.into()),
+        (
+            "TUNESMITH_ARTIFACTS",
+            crate::target_dir().join("test-artifacts").into(),
+        ),
+    ];
+    if site_served {
+        env.push(("TUNESMITH_SITE_URL", format!("{}/", emulator.music).into()));
+    }
+    env
+}
+
+/// A script's counts: its own closing line when it printed one, else the script as one test;
+/// a script that exits non-zero has at least one failure.
+fn script_counts(success: bool, printed: Option<Counts>) -> Counts {
+    let mut counts = printed.unwrap_or(if success {
+        Counts {
+            passed: 1,
+            failed: 0,
+        }
+    } else {
+        Counts::default()
+    });
+    if !success && counts.failed == 0 {
+        counts.failed = 1;
+    }
+    counts
+}
+
+/// Which environment ran a wasm test binary: by its file name, else by whether it configures
+/// `run_in_browser`.
+fn wasm_env(root: &Path, suite: &str) -> Env {
+    let file = suite.strip_prefix("unittests ").unwrap_or(suite);
+    let base = Path::new(file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if base.starts_with("browser_") {
+        return Env::WasmChromium;
+    }
+    if base.starts_with("node_") {
+        return Env::WasmNode;
+    }
+    match std::fs::read_to_string(root.join(file)) {
+        Ok(source) if source.contains("run_in_browser") => Env::WasmChromium,
+        _ => Env::WasmNode,
+    }
+}
+
+/// Files directly in `dir` named `<prefix>*<suffix>`, sorted.
+fn test_files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if path.is_file() && name.starts_with(prefix) && name.ends_with(suffix) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The `*.mjs` scripts of `dir`; names starting with `_` are helpers that scripts import.
+pub fn node_scripts(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut scripts = test_files(dir, "", ".mjs")?;
+    scripts.retain(|p| {
+        !p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('_'))
+    });
+    Ok(scripts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_pick_stages_in_their_fixed_order() {
+        let only = |names: &[&str], skip_lint| Options {
+            skip_lint,
+            only: Some(names.iter().map(|s| s.to_string()).collect()),
+        };
+        assert_eq!(
+            select(&only(&["e2e", "lint"], false)).ok(),
+            Some(vec![Stage::Lint, Stage::E2e])
+        );
+        assert_eq!(
+            select(&Options {
+                skip_lint: true,
+                only: None
+            })
+            .ok()
+            .map(|s| s.len()),
+            Some(4)
+        );
+        assert!(select(&only(&["lnt"], false)).is_err());
+    }
+
+    #[test]
+    fn a_script_without_a_closing_line_counts_as_one_test() {
+        assert_eq!(
+            script_counts(true, None),
+            Counts {
+                passed: 1,
+                failed: 0
+            }
+        );
+        assert_eq!(
+            script_counts(false, None),
+            Counts {
+                passed: 0,
+                failed: 1
+            }
+        );
+        assert_eq!(
+            script_counts(
+                false,
+                Some(Counts {
+                    passed: 3,
+                    failed: 0
+                })
+            ),
+            Counts {
+                passed: 3,
+                failed: 1
+            }
+        );
+        assert_eq!(
+            script_counts(
+                true,
+                Some(Counts {
+                    passed: 3,
+                    failed: 2
+                })
+            ),
+            Counts {
+                passed: 3,
+                failed: 2
+            }
+        );
+    }
+
+    #[test]
+    fn wasm_binaries_are_attributed_by_name() {
+        let root = Path::new("/nonexistent");
+        assert_eq!(wasm_env(root, "tests/browser_upload.rs"), Env::WasmChromium);
+        assert_eq!(wasm_env(root, "tests/node_errors.rs"), Env::WasmNode);
+        assert_eq!(wasm_env(root, "unittests src/lib.rs"), Env::WasmNode);
+    }
+}

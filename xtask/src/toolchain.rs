@@ -1,0 +1,181 @@
+//! Installs what the commands need when it is missing and skips what is present (TOOLCHAIN.md).
+
+use crate::proc::{self, run};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Where `cargo install` puts binaries.
+fn cargo_bin_dir() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from(".cargo"))
+        .join("bin")
+}
+
+/// Puts cargo's bin folder first on our PATH, so that children (cargo's wasm test runner
+/// `wasm-bindgen-test-runner` above all) find the CLI that we install there.
+pub fn put_cargo_bin_on_path() {
+    let dir = cargo_bin_dir();
+    let old = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths: Vec<PathBuf> = std::env::split_paths(&old).filter(|p| p != &dir).collect();
+    paths.insert(0, dir);
+    if let Ok(path) = std::env::join_paths(paths) {
+        // Called first thing in main, before any thread exists.
+        std::env::set_var("PATH", path);
+    }
+}
+
+pub fn wasm_target() -> Result<()> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .context("rustup is needed to add the wasm target")?;
+    if String::from_utf8_lossy(&installed.stdout)
+        .lines()
+        .any(|l| l.trim() == WASM_TARGET)
+    {
+        return Ok(());
+    }
+    run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// The version of `name` in Cargo.lock (the first, if several are locked).
+pub fn locked_version(lock: &str, name: &str) -> Option<String> {
+    let wanted = format!("name = \"{name}\"");
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == wanted {
+            let version = lines
+                .next()?
+                .trim()
+                .strip_prefix("version = \"")?
+                .strip_suffix('"')?;
+            return Some(version.to_string());
+        }
+    }
+    None
+}
+
+/// The wasm-bindgen CLI (with its test runner) of exactly the version in Cargo.lock: a mismatch
+/// fails with "different bindgen format".
+pub fn wasm_bindgen() -> Result<PathBuf> {
+    let lock =
+        std::fs::read_to_string(crate::root().join("Cargo.lock")).context("reading Cargo.lock")?;
+    let want =
+        locked_version(&lock, "wasm-bindgen").context("wasm-bindgen is not in Cargo.lock")?;
+    let dir = cargo_bin_dir();
+    let bin = dir.join("wasm-bindgen");
+    let matches = || {
+        proc::first_line(&bin, &["--version"]).as_deref()
+            == Some(format!("wasm-bindgen {want}").as_str())
+            && proc::is_executable(&dir.join("wasm-bindgen-test-runner"))
+    };
+    if !matches() {
+        // Without --locked: a dependency locked by the CLI is missing from the registry (TOOLCHAIN.md).
+        run(proc::cargo().args(["install", "wasm-bindgen-cli", "--version", &want]))?;
+        if !matches() {
+            bail!(
+                "{} does not report version {want} after installing it",
+                bin.display()
+            );
+        }
+    }
+    Ok(bin)
+}
+
+/// npm packages (binaryen's wasm-opt, playwright-core) installed from xtask/js's lockfile into
+/// xtask/js/node_modules, which is linked as the repository's node_modules so that test and bench
+/// scripts anywhere in the tree can `import "playwright-core"`. Returns that node_modules.
+pub fn js_tools() -> Result<PathBuf> {
+    for tool in ["node", "npm"] {
+        if proc::which(tool).is_none() {
+            bail!(
+                "`{tool}` is not on PATH: Node.js 20 and npm are needed for the JavaScript tools"
+            );
+        }
+    }
+    let dir = crate::root().join("xtask").join("js");
+    let modules = dir.join("node_modules");
+    let lock = std::fs::read(dir.join("package-lock.json"))
+        .context("reading xtask/js/package-lock.json")?;
+    let stamp = modules.join(".xtask-installed-lock");
+    let up_to_date = std::fs::read(&stamp).is_ok_and(|installed| installed == lock);
+    if !up_to_date || !proc::is_executable(&wasm_opt_in(&modules)) {
+        run(Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir))?;
+        std::fs::write(&stamp, &lock)?;
+    }
+    let link = crate::root().join("node_modules");
+    if link.symlink_metadata().is_err() {
+        std::os::unix::fs::symlink(Path::new("xtask").join("js").join("node_modules"), &link)
+            .with_context(|| format!("linking {}", link.display()))?;
+    }
+    Ok(modules)
+}
+
+fn wasm_opt_in(modules: &Path) -> PathBuf {
+    modules.join(".bin").join("wasm-opt")
+}
+
+/// npm binaryen's wasm-opt; never Debian's, which breaks wasm-bindgen's externref table (TOOLCHAIN.md).
+pub fn wasm_opt() -> Result<PathBuf> {
+    Ok(wasm_opt_in(&js_tools()?))
+}
+
+pub fn chromium() -> Result<()> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    apt_install(&["chromium", "chromium-driver"])
+}
+
+pub fn wrk() -> Result<()> {
+    if proc::which("wrk").is_some() {
+        return Ok(());
+    }
+    apt_install(&["wrk"])
+}
+
+fn apt_install(packages: &[&str]) -> Result<()> {
+    static UPDATED: AtomicBool = AtomicBool::new(false);
+    // SAFETY: geteuid has no preconditions.
+    let sudo = unsafe { libc::geteuid() } != 0;
+    let apt = |args: &[&str]| {
+        let mut cmd = Command::new(if sudo { "sudo" } else { "apt-get" });
+        if sudo {
+            cmd.arg("apt-get");
+        }
+        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd
+    };
+    if !UPDATED.swap(true, Ordering::SeqCst) {
+        run(&mut apt(&["update"]))?;
+    }
+    let mut args = vec!["install", "-y", "--no-install-recommends"];
+    args.extend_from_slice(packages);
+    run(&mut apt(&args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locked_version;
+
+    #[test]
+    fn finds_the_locked_version_of_a_package() {
+        let lock = "[[package]]\nname = \"wasm-bindgen-futures\"\nversion = \"0.4.1\"\n\n\
+                    [[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\nsource = \"x\"\n";
+        assert_eq!(
+            locked_version(lock, "wasm-bindgen").as_deref(),
+            Some("0.2.130")
+        );
+        assert_eq!(locked_version(lock, "js-sys"), None);
+    }
+}
