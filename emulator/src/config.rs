@@ -35,7 +35,7 @@ POST /_emulator/faults, POST /_emulator/credits, POST /_emulator/clock; callback
 /inbox/{name}; the OpenAPI document at /openapi.json.";
 
 #[derive(Parser, Clone, Debug)]
-#[command(name = "tunesmith-emulator", version, about = ABOUT, long_about = LONG_ABOUT)]
+#[command(name = "tunesmith-emulator", version, about = ABOUT, long_about = LONG_ABOUT, args_override_self = true)]
 pub struct Config {
     /// Address of the music host; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8787")]

@@ -159,6 +159,32 @@ async fn track_bytes(app: &AppState, task: &Arc<Task>, index: usize) -> Option<V
     Some(bytes)
 }
 
+/// For the operations that take a source audio: mixes it in at creation, so every track's
+/// `duration` is its true length from the first record on (a mixed track lasts as long as its source).
+pub async fn mix_source(app: &AppState, task: &mut Task, url: &str) {
+    let Some(source) = super::uploads::fetch(app, url).await else {
+        return;
+    };
+    if media::wav_duration(&source).is_none() {
+        return;
+    }
+    let source = Arc::new(source);
+    for spec in &mut task.tracks {
+        let (seed, seconds, src) = (spec.seed, spec.seconds as f32, source.clone());
+        let Some(bytes) = blocking(move || media::synth_track(seed, seconds, Some(&src))).await
+        else {
+            continue;
+        };
+        let Some(duration) = media::wav_duration(&bytes) else {
+            continue;
+        };
+        let path = app.dirs.files.join(&task.id).join(format!("{}.wav", spec.id));
+        if app.dirs.write_atomic(&path, &bytes).is_ok() {
+            spec.seconds = (f64::from(duration) * 1000.0).round() / 1000.0;
+        }
+    }
+}
+
 /// The source track of a WAV, separation or video task.
 async fn parent_track(app: &AppState, task: &Task) -> Option<Vec<u8>> {
     let parent = app.tasks.get(task.parent_task.as_deref()?)?;

@@ -88,8 +88,8 @@ pub async fn create(
             let seed = fnv(&[&task.seed.to_le_bytes(), &i.to_le_bytes()]);
             TrackSpec {
                 id: app.random_uuid(),
-                // 20 to 40 s in hundredths: a whole number of samples at any usual rate.
-                seconds: 20.0 + (seed % 2001) as f64 / 100.0,
+                // 20 to 40 s in tenths: a whole number of samples at the usual rates.
+                seconds: 20.0 + (seed % 201) as f64 / 10.0,
                 seed,
                 title: title.clone(),
                 tags: tags.clone(),
@@ -97,6 +97,9 @@ pub async fn create(
             }
         })
         .collect();
+    if let Some(url) = text(&p, "uploadUrl") {
+        super::files::mix_source(&app, &mut task, url).await;
+    }
     tasks::create(&app, &caller, task)
 }
 

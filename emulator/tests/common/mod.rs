@@ -1,0 +1,168 @@
+//! Shared test harness: an in-process emulator on ephemeral ports and a reqwest client for it.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use reqwest::{Client, Response};
+use serde_json::{json, Value};
+use tunesmith_emulator::{start, Config, Running};
+
+pub const KEY: &str = "test-key";
+
+pub struct Emu {
+    pub running: Running,
+    pub music: String,
+    pub upload: String,
+    pub http: Client,
+}
+
+/// Test settings plus a known key; `extra` flags are applied on top.
+pub fn config(extra: &[&str]) -> Config {
+    let mut args = vec![
+        "tunesmith-emulator",
+        "--music-addr",
+        "127.0.0.1:0",
+        "--upload-addr",
+        "127.0.0.1:0",
+        "--stage-delay-ms",
+        "40",
+        "--rate-limit",
+        "0",
+        "--callback-timeout-ms",
+        "2000",
+        "--callback-retry-delay-ms",
+        "20",
+        "--api-key",
+        KEY,
+    ];
+    args.extend_from_slice(extra);
+    <Config as clap::Parser>::parse_from(args)
+}
+
+impl Emu {
+    pub async fn start(extra: &[&str]) -> Emu {
+        Self::with(config(extra)).await
+    }
+
+    pub async fn with(config: Config) -> Emu {
+        let running = start(config).await.expect("emulator starts");
+        Emu {
+            music: running.music_url(),
+            upload: running.upload_url(),
+            running,
+            http: Client::new(),
+        }
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        self.post_raw(path, body).await.json().await.expect("json")
+    }
+
+    pub async fn post_raw(&self, path: &str, body: Value) -> Response {
+        self.http
+            .post(format!("{}{path}", self.music))
+            .bearer_auth(KEY)
+            .json(&body)
+            .send()
+            .await
+            .expect("send")
+    }
+
+    pub async fn get(&self, path: &str) -> Value {
+        self.http
+            .get(format!("{}{path}", self.music))
+            .bearer_auth(KEY)
+            .send()
+            .await
+            .expect("send")
+            .json()
+            .await
+            .expect("json")
+    }
+
+    /// Plain GET without auth (admin, inbox, files).
+    pub async fn public(&self, url: &str) -> Response {
+        self.http.get(url).send().await.expect("send")
+    }
+
+    pub fn inbox_url(&self, name: &str) -> String {
+        format!("{}/inbox/{name}", self.music)
+    }
+
+    pub async fn inbox(&self, name: &str) -> Vec<Value> {
+        let v: Value = self
+            .public(&self.inbox_url(name))
+            .await
+            .json()
+            .await
+            .expect("json");
+        v["items"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Waits until the inbox holds at least `n` items.
+    pub async fn inbox_wait(&self, name: &str, n: usize) -> Vec<Value> {
+        for _ in 0..500 {
+            let items = self.inbox(name).await;
+            if items.len() >= n {
+                return items;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("inbox {name} never got {n} items: {:?}", self.inbox(name).await);
+    }
+
+    /// A generate task with a callback into inbox `name`; returns its id.
+    pub async fn generate(&self, name: &str, title: &str) -> String {
+        let v = self
+            .post(
+                "/api/v1/generate",
+                json!({
+                    "customMode": true, "instrumental": false, "model": "V6",
+                    "callBackUrl": self.inbox_url(name),
+                    "prompt": "city lights at night", "style": "synthwave", "title": title,
+                }),
+            )
+            .await;
+        assert_eq!(v["code"], 200, "{v}");
+        v["data"]["taskId"].as_str().expect("taskId").to_owned()
+    }
+
+    /// Polls `query` (a record-info path) until `field` is one of `want`; returns the record.
+    pub async fn wait_for(&self, query: &str, field: &str, want: &[Value]) -> Value {
+        let mut last = Value::Null;
+        for _ in 0..500 {
+            last = self.get(query).await;
+            if want.contains(&last["data"][field]) {
+                return last["data"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+        panic!("{query}: {field} never reached {want:?}; last {last}");
+    }
+
+    /// A finished generate task (its record).
+    pub async fn finished(&self, title: &str) -> Value {
+        let id = self.generate(&format!("done-{}", rand_name()), title).await;
+        self.wait_for(
+            &format!("/api/v1/generate/record-info?taskId={id}"),
+            "status",
+            &[json!("SUCCESS")],
+        )
+        .await
+    }
+
+    pub async fn admin(&self, path: &str, body: Value) -> Response {
+        self.http
+            .post(format!("{}/_emulator/{path}", self.music))
+            .json(&body)
+            .send()
+            .await
+            .expect("send")
+    }
+}
+
+pub fn rand_name() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    format!("n{}", N.fetch_add(1, Ordering::Relaxed))
+}
