@@ -1,0 +1,83 @@
+// The READMEs' code cannot rot: every ```js block of README.md and pkg-template/README.md is
+// preceded by `<!-- snippet: NAME -->` and equals the region `// README:NAME:start` … `:end` of a
+// test file that runs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, readdir } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const READMES = ["README.md", "pkg-template/README.md"];
+
+/** Removes the indentation common to all non-empty lines, and surrounding blank lines. */
+export function dedent(text) {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  while (lines.length && !lines[0].trim()) lines.shift();
+  while (lines.length && !lines.at(-1).trim()) lines.pop();
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^ */)[0].length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
+}
+
+/** The ```js blocks of a Markdown text, with the snippet name of the comment just before each. */
+export function jsBlocks(markdown) {
+  const blocks = [];
+  const re = /(?:<!--\s*snippet:\s*([\w-]+)\s*-->\s*\n)?```(?:js|javascript)\n([\s\S]*?)\n```/g;
+  for (const m of markdown.matchAll(re)) {
+    const line = markdown.slice(0, m.index).split("\n").length;
+    blocks.push({ name: m[1] ?? null, code: dedent(m[2]), line });
+  }
+  return blocks;
+}
+
+/** Every `// README:NAME:start` … `// README:NAME:end` region of the given sources. */
+export function regions(sources) {
+  const found = new Map();
+  for (const { path, text } of sources) {
+    const re = /^[ \t]*\/\/ README:([\w-]+):start[^\n]*\n([\s\S]*?)^[ \t]*\/\/ README:\1:end/gm;
+    for (const m of text.matchAll(re)) {
+      if (found.has(m[1])) throw new Error(`region ${m[1]} is marked twice (${found.get(m[1]).path} and ${path})`);
+      found.set(m[1], { path, code: dedent(m[2]) });
+    }
+  }
+  return found;
+}
+
+async function testSources() {
+  const out = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) await walk(path);
+      } else if (/\.(mjs|js|ts|rs)$/.test(entry.name)) {
+        out.push({ path: relative(ROOT, path), text: await readFile(path, "utf8") });
+      }
+    }
+  };
+  await walk(join(ROOT, "tests"));
+  return out;
+}
+
+test("the parsers find blocks and regions", () => {
+  const md = "x\n<!-- snippet: a -->\n```js\n  one();\n  two();\n```\n\n```js\nthree();\n```\n";
+  assert.deepEqual(jsBlocks(md).map((b) => [b.name, b.code]), [["a", "one();\ntwo();"], [null, "three();"]]);
+  const src = "  // README:a:start\n  one();\n  two();\n  // README:a:end\n";
+  assert.equal(regions([{ path: "t", text: src }]).get("a").code, "one();\ntwo();");
+});
+
+const sources = await testSources();
+const marked = regions(sources);
+
+for (const readme of READMES) {
+  test(`every js block of ${readme} is a marked region of a test`, async () => {
+    const blocks = jsBlocks(await readFile(join(ROOT, readme), "utf8"));
+    assert.ok(blocks.length > 0, `${readme} has no js blocks`);
+    for (const block of blocks) {
+      assert.ok(block.name, `${readme}:${block.line}: a js block without <!-- snippet: NAME --> before it`);
+      const region = marked.get(block.name);
+      assert.ok(region, `${readme}:${block.line}: no region // README:${block.name}:start … :end in tests/`);
+      assert.equal(block.code, region.code, `${readme}:${block.line}: snippet ${block.name} differs from ${region.path}`);
+    }
+  });
+}
