@@ -287,6 +287,9 @@ pub async fn stream(
     let Some((tmp, original, size, head)) = file else {
         return Err(bad("`file` is required (rule: required)"));
     };
+    if size == 0 {
+        return Err(bad("`file` must not be empty (rule: not_empty)"));
+    }
     let mime = sniff_mime(&head);
     let name = match file_name {
         Some(n) => n,
