@@ -1,4 +1,4 @@
-export { Client } from "./tunesmith.js";
+export { Client, CallbackDeduper, parseCallback } from "./tunesmith.js";
 export type {
   ClientOptions,
   RequestOptions,
@@ -35,5 +35,16 @@ export type {
   AlignedWord,
   TimestampedLyrics,
   Credits,
+  WaitOptions,
+  Wait,
+  CallbackStage,
+  CallbackEventBase,
+  CallbackEvent,
+  MusicCallbackEvent,
+  CoverCallbackEvent,
+  WavCallbackEvent,
+  LyricsCallbackEvent,
+  VocalSeparationCallbackEvent,
+  VideoCallbackEvent,
 } from "./tunesmith.js";
 export * from "./errors.js";

@@ -1,10 +1,10 @@
 // Entry for Node: the same .wasm, read from disk (Node's fetch cannot load file: URLs).
 import { readFile } from "node:fs/promises";
-import { initSync, Client } from "./tunesmith.js";
+import { initSync, Client, CallbackDeduper, parseCallback } from "./tunesmith.js";
 
 initSync({ module: await readFile(new URL("./tunesmith_bg.wasm", import.meta.url)) });
 
-export { Client };
+export { Client, CallbackDeduper, parseCallback };
 export {
   TunesmithError,
   ValidationError,

@@ -4,12 +4,16 @@
 //! response objects (declared in `typescript.rs`), real `Error` subclasses (`js/errors.js`).
 
 mod call;
+mod callbacks;
 mod errors;
 mod http;
 mod js;
 mod normalize;
 mod options;
 mod typescript;
+mod waiters;
+
+pub use callbacks::{parse_callback, CallbackDeduper};
 
 use call::{Body, Inner};
 use errors::Error;
@@ -48,10 +52,18 @@ impl Client {
 
 impl Client {
     /// Validates, sends and shapes one operation, as a Promise for JavaScript.
+    /// With `wait` (in the options or the request), a create resolves with the task's final record.
     fn run(&self, op: Op, request: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            call_op(&inner, op, request, options.unwrap_or(JsValue::UNDEFINED)).await.map_err(Error::into_js)
+            let options = options.unwrap_or(JsValue::UNDEFINED);
+            // Read before anything is sent: a bad `wait` must not leave a charged task behind.
+            let (wait, request) = waiters::wait_requested(op, &request, &options).map_err(Error::into_js)?;
+            let created = call_op(&inner, op, request, options).await.map_err(Error::into_js)?;
+            match wait {
+                Some(opts) => waiters::wait_after_create(inner, op, created, opts).await,
+                None => Ok(created),
+            }
         })
     }
 }

@@ -7,3 +7,6 @@ const TYPES: &'static str = include_str!("ts/types.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
 const CLIENT: &'static str = include_str!("ts/client.d.ts");
+
+#[wasm_bindgen(typescript_custom_section)]
+const WAITERS: &'static str = include_str!("ts/waiters.d.ts");

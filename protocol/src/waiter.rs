@@ -167,6 +167,11 @@ impl Waiter {
         self.kind
     }
 
+    /// The overall deadline, in milliseconds from the start.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms
+    }
+
     /// Queries answered so far (transient failures included).
     pub fn queries(&self) -> u32 {
         self.queries

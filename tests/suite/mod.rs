@@ -2,7 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod common;
+mod callbacks;
 mod errors;
 mod operations;
 mod retries;
 mod validation;
+mod waiters;

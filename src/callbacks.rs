@@ -1,0 +1,223 @@
+//! The receiving side of callbacks: `parseCallback` turns any documented body into a typed event,
+//! `CallbackDeduper` lets a handler act on each stage of a task once. Decisions are
+//! `tunesmith_protocol::callback`'s; this module reads and builds JS objects.
+
+use crate::errors::Error;
+use crate::js::{get, is_plain_object, set, JsFields};
+use crate::normalize;
+use js_sys::{Array, Object, Uint8Array};
+use tunesmith_protocol::callback::{self, Callback, Deduper};
+use tunesmith_protocol::rules::Fields;
+use tunesmith_protocol::state::Stage;
+use tunesmith_protocol::track::camel_key;
+use tunesmith_protocol::waiter::TaskKind;
+use wasm_bindgen::prelude::*;
+
+/// The body as an object: parsed from a string or bytes (a Node `Buffer` is a `Uint8Array`).
+fn body_object(body: &JsValue) -> Result<JsValue, Error> {
+    let text = if let Some(s) = body.as_string() {
+        Some(s)
+    } else if body.is_instance_of::<Uint8Array>() || body.is_instance_of::<js_sys::ArrayBuffer>() {
+        let bytes = Uint8Array::new(body).to_vec();
+        Some(
+            String::from_utf8(bytes).map_err(|_| {
+                Error::invalid("body", "type", "the callback body is not UTF-8 text")
+            })?,
+        )
+    } else {
+        None
+    };
+    let parsed = match text {
+        Some(t) => js_sys::JSON::parse(&t).map_err(|e| {
+            Error::invalid("body", "type", "the callback body is not valid JSON").with_cause(e)
+        })?,
+        None => body.clone(),
+    };
+    if !is_plain_object(&parsed) {
+        return Err(Error::invalid(
+            "body",
+            "type",
+            "a callback body is a JSON object `{ code, msg, data }` (pass the object, its JSON text or its bytes)",
+        ));
+    }
+    Ok(parsed)
+}
+
+/// A copy of a plain object with its keys camelCased (`vocal_url` → `vocalUrl`), or `null`.
+fn camel_object(raw: &JsValue) -> JsValue {
+    if !is_plain_object(raw) {
+        return JsValue::NULL;
+    }
+    let out = Object::new();
+    for entry in Object::entries(&Object::from(raw.clone())).iter() {
+        let key = get(&entry, "0").as_string().unwrap_or_default();
+        let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+        set(&out, &camel_key(&key), &value);
+    }
+    out.into()
+}
+
+fn first_of(data: &JsValue, keys: &[&str]) -> JsValue {
+    keys.iter()
+        .map(|k| get(data, k))
+        .find(|v| !v.is_undefined())
+        .unwrap_or(JsValue::NULL)
+}
+
+fn string_or_null(v: JsValue) -> JsValue {
+    if v.as_string().is_some() {
+        v
+    } else {
+        JsValue::NULL
+    }
+}
+
+/// Classifies and shapes a callback body (see `CallbackEvent` in `ts/waiters.d.ts`).
+pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
+    let raw = body_object(body)?;
+    let data = get(&raw, "data");
+    let items = get(&data, "data");
+    let first = if Array::is_array(&items) {
+        Array::from(&items).get(0)
+    } else {
+        JsValue::UNDEFINED
+    };
+    let data_fields = JsFields(&data);
+    let first_fields = JsFields(&first);
+    let event: Callback = callback::classify(
+        &JsFields(&raw),
+        is_plain_object(&data).then_some(&data_fields as &dyn Fields),
+        is_plain_object(&first).then_some(&first_fields as &dyn Fields),
+    )?;
+    let out = Object::new();
+    set(&out, "family", &JsValue::from_str(event.kind.as_str()));
+    set(&out, "taskId", &JsValue::from_str(&event.task_id));
+    set(&out, "stage", &JsValue::from_str(event.stage.as_str()));
+    set(&out, "state", &JsValue::from_str(event.state.as_str()));
+    set(&out, "code", &JsValue::from_f64(event.code as f64));
+    set(
+        &out,
+        "msg",
+        &get(&raw, "msg")
+            .as_string()
+            .map_or(JsValue::from_str(""), JsValue::from),
+    );
+    match event.kind {
+        TaskKind::Music => set(&out, "tracks", &normalize::tracks(&items)),
+        TaskKind::Lyrics => {
+            let lyrics: Array = if Array::is_array(&items) {
+                Array::from(&items)
+                    .iter()
+                    .map(|l| camel_object(&l))
+                    .collect()
+            } else {
+                Array::new()
+            };
+            set(&out, "lyrics", &lyrics);
+        }
+        TaskKind::Cover => {
+            let images = get(&data, "images");
+            set(
+                &out,
+                "images",
+                &if Array::is_array(&images) {
+                    images
+                } else {
+                    Array::new().into()
+                },
+            );
+        }
+        TaskKind::Wav => set(
+            &out,
+            "audioWavUrl",
+            &string_or_null(first_of(&data, &["audioWavUrl", "audio_wav_url"])),
+        ),
+        TaskKind::VocalSeparation => set(
+            &out,
+            "stems",
+            &camel_object(&first_of(
+                &data,
+                &["vocal_removal_info", "vocalRemovalInfo"],
+            )),
+        ),
+        TaskKind::Video => set(
+            &out,
+            "videoUrl",
+            &string_or_null(first_of(&data, &["video_url", "videoUrl"])),
+        ),
+    }
+    set(&out, "raw", &raw);
+    Ok(out.into())
+}
+
+/// Parses a callback body (an object, its JSON text, or its bytes) into a typed event.
+/// Throws `ValidationError` for anything that is not a documented callback.
+#[wasm_bindgen(js_name = parseCallback, skip_typescript)]
+pub fn parse_callback(body: JsValue) -> Result<JsValue, JsValue> {
+    parse(&body).map_err(Error::into_js)
+}
+
+/// The dedup key of an event from `parseCallback`, or of a raw body (parsed first).
+fn key_of(event: &JsValue) -> Result<String, Error> {
+    let family = get(event, "family")
+        .as_string()
+        .and_then(|f| TaskKind::from_name(&f));
+    let task_id = get(event, "taskId").as_string().filter(|t| !t.is_empty());
+    let stage = get(event, "stage")
+        .as_string()
+        .and_then(|s| Stage::from_callback_type(&s));
+    match (family, task_id, stage) {
+        (Some(kind), Some(task_id), Some(stage)) => Ok(callback::dedup_key(kind, &task_id, stage)),
+        _ => key_of(&parse(event)?),
+    }
+}
+
+/// Remembers which task stages a callback handler has seen, so that it acts on each once even when
+/// the service delivers it again. Bounded: the least recently seen keys are forgotten first.
+#[wasm_bindgen(skip_typescript)]
+pub struct CallbackDeduper {
+    seen: Deduper,
+}
+
+#[wasm_bindgen]
+impl CallbackDeduper {
+    /// `new CallbackDeduper()` or `new CallbackDeduper({ maxEntries })` (default 10000).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<JsValue>) -> Result<CallbackDeduper, JsValue> {
+        let max = get(&options.unwrap_or(JsValue::UNDEFINED), "maxEntries");
+        let capacity = match max.as_f64() {
+            _ if max.is_undefined() || max.is_null() => Deduper::DEFAULT_CAPACITY,
+            Some(n) if n.fract() == 0.0 && (1.0..=10_000_000.0).contains(&n) => n as usize,
+            _ => {
+                return Err(Error::invalid(
+                    "maxEntries",
+                    "range",
+                    "`maxEntries` must be a whole number from 1 to 10000000",
+                )
+                .into_js())
+            }
+        };
+        Ok(CallbackDeduper {
+            seen: Deduper::new(capacity),
+        })
+    }
+
+    /// True the first time this family, task and stage is seen; false for a repeated delivery.
+    #[wasm_bindgen(js_name = isNew)]
+    pub fn is_new(&mut self, event: JsValue) -> Result<bool, JsValue> {
+        let key = key_of(&event).map_err(Error::into_js)?;
+        Ok(self.seen.is_new(&key))
+    }
+
+    /// Forgets an event, so that its next delivery counts as new (when handling it failed).
+    pub fn forget(&mut self, event: JsValue) -> Result<bool, JsValue> {
+        let key = key_of(&event).map_err(Error::into_js)?;
+        Ok(self.seen.forget(&key))
+    }
+
+    /// How many keys are remembered.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.seen.len()
+    }
+}
