@@ -8,7 +8,11 @@ use serde_json::{json, Value};
 use tunesmith_protocol::{Family, Host, Method, Op};
 
 fn url(emu: &Emu, op: Op) -> String {
-    let base = if op.endpoint().host == Host::Upload { &emu.upload } else { &emu.music };
+    let base = if op.endpoint().host == Host::Upload {
+        &emu.upload
+    } else {
+        &emu.music
+    };
     format!("{base}{}", op.path("suno"))
 }
 
@@ -28,7 +32,12 @@ async fn call(emu: &Emu, op: Op, auth: Option<&str>) -> (u16, Value) {
 async fn every_route_of_both_hosts_requires_the_key() {
     let emu = Emu::start(&[]).await;
     for op in Op::ALL {
-        for auth in [None, Some("Bearer wrong".to_owned()), Some(KEY.to_owned()), Some("Basic abc".to_owned())] {
+        for auth in [
+            None,
+            Some("Bearer wrong".to_owned()),
+            Some(KEY.to_owned()),
+            Some("Basic abc".to_owned()),
+        ] {
             let (status, v) = call(&emu, op, auth.as_deref()).await;
             assert_eq!(v["code"], 401, "{op:?} {auth:?}");
             if op.endpoint().host == Host::Upload {
@@ -39,7 +48,12 @@ async fn every_route_of_both_hosts_requires_the_key() {
             }
         }
     }
-    let stats: Value = emu.public(&format!("{}/_emulator/stats", emu.music)).await.json().await.unwrap();
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(stats["tasksCreated"], 0);
     // The development key only works when no key is configured.
     let (_, v) = call(&emu, Op::GetCredits, Some("Bearer ts-dev-key")).await;
@@ -53,7 +67,9 @@ async fn every_route_of_both_hosts_requires_the_key() {
 async fn public_routes_need_no_key_and_every_answer_carries_id_and_corp() {
     let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
     let done = emu.finished("Public").await;
-    let audio = done["response"]["sunoData"][0]["audioUrl"].as_str().unwrap();
+    let audio = done["response"]["sunoData"][0]["audioUrl"]
+        .as_str()
+        .unwrap();
     for url in [
         audio.to_owned(),
         format!("{}/openapi.json", emu.music),
@@ -63,9 +79,14 @@ async fn public_routes_need_no_key_and_every_answer_carries_id_and_corp() {
         let res = emu.public(&url).await;
         assert_eq!(res.status(), 200, "{url}");
         assert!(res.headers().contains_key("x-request-id"));
-        assert_eq!(res.headers()["cross-origin-resource-policy"], "cross-origin");
+        assert_eq!(
+            res.headers()["cross-origin-resource-policy"],
+            "cross-origin"
+        );
     }
-    let a = emu.public(&format!("{}/api/v1/generate/credit", emu.music)).await;
+    let a = emu
+        .public(&format!("{}/api/v1/generate/credit", emu.music))
+        .await;
     let b = emu.public(&format!("{}/api/nothing", emu.upload)).await;
     assert_ne!(a.headers()["x-request-id"], b.headers()["x-request-id"]);
     assert_eq!(b.status(), 404);
@@ -90,11 +111,22 @@ async fn preflights_allow_the_client_headers_and_expose_retry_after() {
         assert!(res.status().is_success());
         let h = res.headers();
         assert_eq!(h["access-control-allow-origin"], "*");
-        let allowed = h["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
-        for name in ["authorization", "content-type", "x-emulator-tag", "x-emulate-code"] {
+        let allowed = h["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .to_ascii_lowercase();
+        for name in [
+            "authorization",
+            "content-type",
+            "x-emulator-tag",
+            "x-emulate-code",
+        ] {
             assert!(allowed.contains(name), "{allowed}");
         }
-        assert!(h["access-control-allow-methods"].to_str().unwrap().contains("POST"));
+        assert!(h["access-control-allow-methods"]
+            .to_str()
+            .unwrap()
+            .contains("POST"));
         assert!(h.contains_key("x-request-id"));
     }
     let res = emu
@@ -105,7 +137,10 @@ async fn preflights_allow_the_client_headers_and_expose_retry_after() {
         .send()
         .await
         .unwrap();
-    let exposed = res.headers()["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
+    let exposed = res.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
     for name in ["retry-after", "retry-after-ms", "x-request-id"] {
         assert!(exposed.contains(name), "{exposed}");
     }
@@ -134,10 +169,21 @@ async fn credits_are_charged_and_missing_credits_create_nothing() {
     assert_eq!(res.status(), 200);
     assert_eq!(emu.get("/api/v1/generate/credit").await["data"], 0);
     let cover = emu
-        .post("/api/v1/suno/cover/generate", json!({"taskId": "any", "callBackUrl": emu.inbox_url("c")}))
+        .post(
+            "/api/v1/suno/cover/generate",
+            json!({"taskId": "any", "callBackUrl": emu.inbox_url("c")}),
+        )
         .await;
-    assert_eq!(cover["code"], 404, "a missing task is reported before credits");
-    let stats: Value = emu.public(&format!("{}/_emulator/stats", emu.music)).await.json().await.unwrap();
+    assert_eq!(
+        cover["code"], 404,
+        "a missing task is reported before credits"
+    );
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(stats["tasksCreated"], 2);
     let unknown = emu
         .http
@@ -155,7 +201,10 @@ async fn cover_family_answers_402_without_credits() {
     let emu = Emu::start(&["--credits", "10"]).await;
     let done = emu.finished("spent").await;
     let v = emu
-        .post("/api/v1/suno/cover/generate", json!({"taskId": done["taskId"], "callBackUrl": emu.inbox_url("c")}))
+        .post(
+            "/api/v1/suno/cover/generate",
+            json!({"taskId": done["taskId"], "callBackUrl": emu.inbox_url("c")}),
+        )
         .await;
     assert_eq!(v["code"], 402);
 }
@@ -173,7 +222,11 @@ async fn rate_limit_answers_with_retry_after_per_family() {
         .send()
         .await
         .unwrap();
-    let retry: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=10).contains(&retry));
     assert_eq!(res.json::<Value>().await.unwrap()["code"], 430);
     let cover: Value = emu.get("/api/v1/suno/cover/record-info?taskId=x").await;
@@ -195,7 +248,11 @@ async fn rate_limit_answers_with_retry_after_per_family() {
         .send()
         .await
         .unwrap();
-    assert_eq!(other.json::<Value>().await.unwrap()["code"], 401, "auth comes before the limit");
+    assert_eq!(
+        other.json::<Value>().await.unwrap()["code"],
+        401,
+        "auth comes before the limit"
+    );
 }
 
 #[tokio::test]
@@ -213,8 +270,15 @@ async fn emulated_codes_change_nothing() {
             .send()
             .await
             .unwrap();
-        let retry = res.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned());
-        assert_eq!(retry.is_some(), [405, 429, 430, 455].contains(&code), "{code}");
+        let retry = res
+            .headers()
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().to_owned());
+        assert_eq!(
+            retry.is_some(),
+            [405, 429, 430, 455].contains(&code),
+            "{code}"
+        );
         if let Some(r) = retry {
             assert_eq!(r, "1");
         }
@@ -241,9 +305,18 @@ async fn emulated_codes_change_nothing() {
         .await
         .unwrap();
     assert_eq!(upload.status(), 500);
-    let stats: Value = emu.public(&format!("{}/_emulator/stats", emu.music)).await.json().await.unwrap();
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(stats["tasksCreated"], 0);
-    assert_eq!(emu.get("/api/v1/generate/credit").await["data"], 10_000, "nothing charged");
+    assert_eq!(
+        emu.get("/api/v1/generate/credit").await["data"],
+        10_000,
+        "nothing charged"
+    );
 }
 
 #[tokio::test]
@@ -254,22 +327,46 @@ async fn armed_faults_hit_only_tagged_requests_of_the_named_ops() {
         .await;
     assert_eq!(res.status(), 200);
     let credit = |tag: Option<&'static str>| {
-        let mut req = emu.http.get(format!("{}/api/v1/generate/credit", emu.music)).bearer_auth(KEY);
+        let mut req = emu
+            .http
+            .get(format!("{}/api/v1/generate/credit", emu.music))
+            .bearer_auth(KEY);
         if let Some(t) = tag {
             req = req.header("x-emulator-tag", t);
         }
         req.send()
     };
-    assert_eq!(credit(None).await.unwrap().json::<Value>().await.unwrap()["code"], 200);
+    assert_eq!(
+        credit(None).await.unwrap().json::<Value>().await.unwrap()["code"],
+        200
+    );
     let first = credit(Some("t1")).await.unwrap();
     assert_eq!(first.headers()["retry-after-ms"], "200");
     assert_eq!(first.json::<Value>().await.unwrap()["code"], 500);
-    assert_eq!(credit(Some("t1")).await.unwrap().json::<Value>().await.unwrap()["code"], 500);
-    assert_eq!(credit(Some("t1")).await.unwrap().json::<Value>().await.unwrap()["code"], 200);
+    assert_eq!(
+        credit(Some("t1"))
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()["code"],
+        500
+    );
+    assert_eq!(
+        credit(Some("t1"))
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()["code"],
+        200
+    );
 
     // A faulted create creates nothing; a delay answers normally.
-    emu.admin("faults", json!({"tag": "t2", "code": 455, "times": 1})).await;
-    emu.admin("faults", json!({"tag": "t2", "delayMs": 30, "times": 1})).await;
+    emu.admin("faults", json!({"tag": "t2", "code": 455, "times": 1}))
+        .await;
+    emu.admin("faults", json!({"tag": "t2", "delayMs": 30, "times": 1}))
+        .await;
     let body = json!({"customMode": false, "instrumental": true, "model": "V6",
                       "callBackUrl": emu.inbox_url("f"), "prompt": "p"});
     let send = || {
@@ -280,12 +377,28 @@ async fn armed_faults_hit_only_tagged_requests_of_the_named_ops() {
             .json(&body)
             .send()
     };
-    assert_eq!(send().await.unwrap().json::<Value>().await.unwrap()["code"], 455);
-    assert_eq!(send().await.unwrap().json::<Value>().await.unwrap()["code"], 200);
-    let stats: Value = emu.public(&format!("{}/_emulator/stats?tag=t2", emu.music)).await.json().await.unwrap();
+    assert_eq!(
+        send().await.unwrap().json::<Value>().await.unwrap()["code"],
+        455
+    );
+    assert_eq!(
+        send().await.unwrap().json::<Value>().await.unwrap()["code"],
+        200
+    );
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats?tag=t2", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(stats, json!({"requests": 2, "tasksCreated": 1}));
 
-    let log: Value = emu.public(&format!("{}/_emulator/requests?tag=t1", emu.music)).await.json().await.unwrap();
+    let log: Value = emu
+        .public(&format!("{}/_emulator/requests?tag=t1", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     let entries = log["requests"].as_array().unwrap();
     assert_eq!(entries.len(), 3);
     assert_eq!(entries[0]["op"], "getCredits");
@@ -293,7 +406,10 @@ async fn armed_faults_hit_only_tagged_requests_of_the_named_ops() {
     assert_eq!(entries[2]["code"], 200);
     let since = entries[1]["seq"].as_u64().unwrap();
     let later: Value = emu
-        .public(&format!("{}/_emulator/requests?tag=t1&since={since}", emu.music))
+        .public(&format!(
+            "{}/_emulator/requests?tag=t1&since={since}",
+            emu.music
+        ))
         .await
         .json()
         .await
@@ -333,7 +449,12 @@ impl FaultyCreate for Emu {
             .post("/api/v1/generate", json!({"customMode": false, "instrumental": true, "model": "V6", "callBackUrl": self.inbox_url("f"), "prompt": "p"}))
             .await;
         assert_ne!(v["code"], 200);
-        let stats: Value = self.public(&format!("{}/_emulator/stats", self.music)).await.json().await.unwrap();
+        let stats: Value = self
+            .public(&format!("{}/_emulator/stats", self.music))
+            .await
+            .json()
+            .await
+            .unwrap();
         assert_eq!(stats["tasksCreated"], 0);
     }
 }

@@ -25,9 +25,16 @@ async fn b64(emu: &Emu, body: Value) -> (u16, Value) {
     (res.status().as_u16(), res.json().await.unwrap())
 }
 
-async fn stream(emu: &Emu, bytes: Vec<u8>, file_name: &str, fields: &[(&str, &str)]) -> (u16, Value) {
-    let mut form = reqwest::multipart::Form::new()
-        .part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()));
+async fn stream(
+    emu: &Emu,
+    bytes: Vec<u8>,
+    file_name: &str,
+    fields: &[(&str, &str)],
+) -> (u16, Value) {
+    let mut form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()),
+    );
     for (k, v) in fields {
         form = form.text((*k).to_owned(), (*v).to_owned());
     }
@@ -63,13 +70,25 @@ fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 fn check_record(d: &Value, size: usize, mime: &str) {
-    for key in ["fileId", "fileName", "originalName", "mimeType", "uploadPath", "fileUrl", "downloadUrl", "uploadTime", "expiresAt"] {
+    for key in [
+        "fileId",
+        "fileName",
+        "originalName",
+        "mimeType",
+        "uploadPath",
+        "fileUrl",
+        "downloadUrl",
+        "uploadTime",
+        "expiresAt",
+    ] {
         assert!(d[key].is_string(), "{key} in {d}");
     }
     assert_eq!(d["fileSize"], size);
     assert_eq!(d["mimeType"], mime);
-    let up = tunesmith_protocol::time::epoch_ms_from_iso(d["uploadTime"].as_str().unwrap()).unwrap();
-    let exp = tunesmith_protocol::time::epoch_ms_from_iso(d["expiresAt"].as_str().unwrap()).unwrap();
+    let up =
+        tunesmith_protocol::time::epoch_ms_from_iso(d["uploadTime"].as_str().unwrap()).unwrap();
+    let exp =
+        tunesmith_protocol::time::epoch_ms_from_iso(d["expiresAt"].as_str().unwrap()).unwrap();
     assert_eq!(exp - up, tunesmith_protocol::upload::UPLOAD_RETENTION_MS);
 }
 
@@ -78,7 +97,13 @@ async fn all_three_uploads_store_the_exact_bytes() {
     let emu = Emu::start(&[]).await;
     let bytes = payload(300_000);
 
-    let (status, v) = stream(&emu, bytes.clone(), "voice.wav", &[("uploadPath", "songs/2025")]).await;
+    let (status, v) = stream(
+        &emu,
+        bytes.clone(),
+        "voice.wav",
+        &[("uploadPath", "songs/2025")],
+    )
+    .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["success"], true);
     let d = &v["data"];
@@ -95,13 +120,29 @@ async fn all_three_uploads_store_the_exact_bytes() {
     let (status, v) = b64(&emu, json!({"base64Data": encoded, "uploadPath": "b64"})).await;
     assert_eq!(status, 200, "{v}");
     check_record(&v["data"], bytes.len(), "audio/wav");
-    assert!(v["data"]["fileName"].as_str().unwrap().ends_with(".wav"), "random name, extension from the MIME type");
-    assert_eq!(download(&emu, v["data"]["fileUrl"].as_str().unwrap()).await.1, bytes);
+    assert!(
+        v["data"]["fileName"].as_str().unwrap().ends_with(".wav"),
+        "random name, extension from the MIME type"
+    );
+    assert_eq!(
+        download(&emu, v["data"]["fileUrl"].as_str().unwrap())
+            .await
+            .1,
+        bytes
+    );
 
     let (status, v) = b64(&emu, json!({"base64Data": format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(b"plain words")), "fileName": "note.txt"})).await;
     assert_eq!(status, 200);
-    assert_eq!(v["data"]["mimeType"], "text/plain", "sniffed from the content, not the declared type");
-    assert_eq!(download(&emu, v["data"]["downloadUrl"].as_str().unwrap()).await.1, b"plain words");
+    assert_eq!(
+        v["data"]["mimeType"], "text/plain",
+        "sniffed from the content, not the declared type"
+    );
+    assert_eq!(
+        download(&emu, v["data"]["downloadUrl"].as_str().unwrap())
+            .await
+            .1,
+        b"plain words"
+    );
 
     let source = v["data"]["fileUrl"].as_str().unwrap().to_owned();
     let res = emu
@@ -115,7 +156,12 @@ async fn all_three_uploads_store_the_exact_bytes() {
     let v: Value = res.json().await.unwrap();
     assert_eq!(v["code"], 200, "{v}");
     assert_eq!(v["data"]["fileName"], "note.txt", "name taken from the URL");
-    assert_eq!(download(&emu, v["data"]["fileUrl"].as_str().unwrap()).await.1, b"plain words");
+    assert_eq!(
+        download(&emu, v["data"]["fileUrl"].as_str().unwrap())
+            .await
+            .1,
+        b"plain words"
+    );
 
     let res = emu
         .http
@@ -125,16 +171,37 @@ async fn all_three_uploads_store_the_exact_bytes() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 400, "an unreachable file is a parameter error");
+    assert_eq!(
+        res.status(),
+        400,
+        "an unreachable file is a parameter error"
+    );
 }
 
 #[tokio::test]
 async fn a_repeated_file_name_overwrites() {
     let emu = Emu::start(&[]).await;
-    let (_, a) = stream(&emu, b"first version".to_vec(), "x.txt", &[("uploadPath", "p"), ("fileName", "same.txt")]).await;
-    let (_, b) = stream(&emu, b"second".to_vec(), "y.txt", &[("uploadPath", "p"), ("fileName", "same.txt")]).await;
+    let (_, a) = stream(
+        &emu,
+        b"first version".to_vec(),
+        "x.txt",
+        &[("uploadPath", "p"), ("fileName", "same.txt")],
+    )
+    .await;
+    let (_, b) = stream(
+        &emu,
+        b"second".to_vec(),
+        "y.txt",
+        &[("uploadPath", "p"), ("fileName", "same.txt")],
+    )
+    .await;
     assert_eq!(a["data"]["fileId"], b["data"]["fileId"]);
-    assert_eq!(download(&emu, a["data"]["fileUrl"].as_str().unwrap()).await.1, b"second");
+    assert_eq!(
+        download(&emu, a["data"]["fileUrl"].as_str().unwrap())
+            .await
+            .1,
+        b"second"
+    );
     assert_eq!(b["data"]["originalName"], "y.txt");
 }
 
@@ -167,15 +234,28 @@ async fn traversal_is_refused_and_nothing_lands_outside() {
     }
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), before);
     let stored = files_under(&emu.running.data_dir.join("uploads"));
-    assert!(stored.iter().all(|p| !p.to_string_lossy().contains("escape")), "{stored:?}");
-    let res = emu.public(&format!("{}/files/..%2F..%2Fetc%2Fpasswd", emu.upload)).await;
+    assert!(
+        stored
+            .iter()
+            .all(|p| !p.to_string_lossy().contains("escape")),
+        "{stored:?}"
+    );
+    let res = emu
+        .public(&format!("{}/files/..%2F..%2Fetc%2Fpasswd", emu.upload))
+        .await;
     assert_eq!(res.status(), 404);
 }
 
 #[tokio::test]
 async fn oversized_bodies_get_clean_answers_and_leave_nothing() {
     let emu = Emu::start(&["--max-upload-mb", "1"]).await;
-    let (status, v) = stream(&emu, payload(2 * 1024 * 1024), "big.wav", &[("uploadPath", "big")]).await;
+    let (status, v) = stream(
+        &emu,
+        payload(2 * 1024 * 1024),
+        "big.wav",
+        &[("uploadPath", "big")],
+    )
+    .await;
     assert_eq!(status, 413, "{v}");
     assert_eq!(v["success"], false);
     let (status, _) = stream(&emu, payload(1000), "small.wav", &[("uploadPath", "big")]).await;
@@ -192,7 +272,10 @@ async fn oversized_bodies_get_clean_answers_and_leave_nothing() {
 
     let stored = files_under(&emu.running.data_dir.join("uploads"));
     assert_eq!(stored.len(), 1, "only the small file: {stored:?}");
-    assert!(files_under(&emu.running.data_dir.join("tmp")).is_empty(), "no temporary leftovers");
+    assert!(
+        files_under(&emu.running.data_dir.join("tmp")).is_empty(),
+        "no temporary leftovers"
+    );
     let (status, v) = stream(&emu, vec![], "", &[]).await;
     assert_eq!(status, 400, "{v}");
     let res = emu
@@ -204,6 +287,12 @@ async fn oversized_bodies_get_clean_answers_and_leave_nothing() {
         .await
         .unwrap();
     assert_eq!(res.status(), 400);
-    let res = emu.http.get(format!("{}/api/file-stream-upload", emu.upload)).bearer_auth(KEY).send().await.unwrap();
+    let res = emu
+        .http
+        .get(format!("{}/api/file-stream-upload", emu.upload))
+        .bearer_auth(KEY)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 405);
 }

@@ -73,13 +73,22 @@ fn broken_values(rule: &FieldRule) -> Vec<(Value, bool)> {
 
 async fn send(emu: &Emu, op: Op, body: &Map<String, Value>) -> (i64, String) {
     let e = op.endpoint();
-    let base = if e.host == Host::Upload { &emu.upload } else { &emu.music };
+    let base = if e.host == Host::Upload {
+        &emu.upload
+    } else {
+        &emu.music
+    };
     let url = format!("{base}{}", op.path("suno"));
     let req = match e.method {
         Method::Get => {
             let q: Vec<(String, String)> = body
                 .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or_else(|| v.to_string(), str::to_owned),
+                    )
+                })
                 .collect();
             emu.http.get(url).query(&q)
         }
@@ -94,12 +103,19 @@ async fn send(emu: &Emu, op: Op, body: &Map<String, Value>) -> (i64, String) {
     let status = res.status().as_u16();
     let v: Value = res.json().await.unwrap();
     if e.host == Host::Upload {
-        assert_eq!(i64::from(status), v["code"].as_i64().unwrap(), "upload status = code");
+        assert_eq!(
+            i64::from(status),
+            v["code"].as_i64().unwrap(),
+            "upload status = code"
+        );
         assert_eq!(v["success"], false);
     } else {
         assert_eq!(status, 200, "music envelopes are HTTP 200");
     }
-    (v["code"].as_i64().unwrap(), v["msg"].as_str().unwrap_or("").to_owned())
+    (
+        v["code"].as_i64().unwrap(),
+        v["msg"].as_str().unwrap_or("").to_owned(),
+    )
 }
 
 fn expected(family: Family, too_long: bool) -> i64 {
@@ -130,7 +146,13 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
                 let mut body = valid.clone();
                 body.remove(rule.name);
                 let (code, msg) = send(&emu, op, &body).await;
-                assert_eq!(code, expected(e.family, false), "{} without {}: {msg}", e.name, rule.name);
+                assert_eq!(
+                    code,
+                    expected(e.family, false),
+                    "{} without {}: {msg}",
+                    e.name,
+                    rule.name
+                );
                 assert!(msg.contains(rule.name), "{msg}");
                 checked += 1;
             }
@@ -154,7 +176,12 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
         }
     }
     assert!(checked > 150, "{checked}");
-    let stats: Value = emu.public(&format!("{}/_emulator/stats?tag={TAG}", emu.music)).await.json().await.unwrap();
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats?tag={TAG}", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(stats["tasksCreated"], 0, "refused requests create nothing");
     assert!(stats["requests"].as_u64().unwrap() >= checked);
 }
@@ -172,21 +199,39 @@ async fn rules_that_tie_fields_together() {
         assert_eq!(v["code"], 400, "{missing}: {v}");
         assert!(v["msg"].as_str().unwrap().contains(missing));
     }
-    assert_eq!(emu.post("/api/v1/generate/extend", custom).await["code"], 400);
+    assert_eq!(
+        emu.post("/api/v1/generate/extend", custom).await["code"],
+        400
+    );
     let mut limits = json!({"defaultParamFlag": true, "audioId": "a", "callBackUrl": cb,
                             "prompt": "p".repeat(3001), "style": "s", "title": "t", "continueAt": 5});
-    assert_eq!(emu.post("/api/v1/generate/extend", limits.clone()).await["code"], 413);
+    assert_eq!(
+        emu.post("/api/v1/generate/extend", limits.clone()).await["code"],
+        413
+    );
     limits["prompt"] = json!("p");
     limits["style"] = json!("s".repeat(201));
-    assert_eq!(emu.post("/api/v1/generate/extend", limits.clone()).await["code"], 413);
+    assert_eq!(
+        emu.post("/api/v1/generate/extend", limits.clone()).await["code"],
+        413
+    );
     limits["style"] = json!("s");
     limits["title"] = json!("t".repeat(81));
-    assert_eq!(emu.post("/api/v1/generate/extend", limits.clone()).await["code"], 413);
+    assert_eq!(
+        emu.post("/api/v1/generate/extend", limits.clone()).await["code"],
+        413
+    );
     limits["title"] = json!("t");
     limits["continueAt"] = json!(0);
-    assert_eq!(emu.post("/api/v1/generate/extend", limits).await["code"], 400);
+    assert_eq!(
+        emu.post("/api/v1/generate/extend", limits).await["code"],
+        400
+    );
     let ue = json!({"uploadUrl": cb, "defaultParamFlag": true, "model": "V6", "callBackUrl": cb});
-    assert_eq!(emu.post("/api/v1/generate/upload-extend", ue).await["code"], 400);
+    assert_eq!(
+        emu.post("/api/v1/generate/upload-extend", ue).await["code"],
+        400
+    );
 
     let mut inst = json!({"uploadUrl": cb, "title": "t", "negativeTags": "n", "tags": "t",
                           "callBackUrl": cb, "lyrics": "l".repeat(MAX_LYRICS_V6 + 1)});
@@ -194,19 +239,33 @@ async fn rules_that_tie_fields_together() {
         if let Some(m) = model {
             inst["model"] = json!(m);
         }
-        let v = emu.post("/api/v1/generate/add-instrumental", inst.clone()).await;
+        let v = emu
+            .post("/api/v1/generate/add-instrumental", inst.clone())
+            .await;
         assert_eq!(v["code"], 413, "{model:?}");
         assert!(v["msg"].as_str().unwrap().contains("lyrics"));
     }
     inst["model"] = json!("V4_5");
-    assert_eq!(emu.post("/api/v1/generate/add-instrumental", inst.clone()).await["code"], 200, "deprecated models are accepted and the limit is V6 only");
+    assert_eq!(
+        emu.post("/api/v1/generate/add-instrumental", inst.clone())
+            .await["code"],
+        200,
+        "deprecated models are accepted and the limit is V6 only"
+    );
     for weight in [0.0, 0.07, 0.29, 0.57, 1.0] {
         inst["styleWeight"] = json!(weight);
         inst["variety"] = json!(4);
         inst["vocalGender"] = json!("f");
-        assert_eq!(emu.post("/api/v1/generate/add-instrumental", inst.clone()).await["code"], 200, "{weight}");
+        assert_eq!(
+            emu.post("/api/v1/generate/add-instrumental", inst.clone())
+                .await["code"],
+            200,
+            "{weight}"
+        );
     }
-    let wav = emu.post("/api/v1/wav/generate", json!({"callBackUrl": cb})).await;
+    let wav = emu
+        .post("/api/v1/wav/generate", json!({"callBackUrl": cb}))
+        .await;
     assert_eq!(wav["code"], 400);
     assert!(wav["msg"].as_str().unwrap().contains("audioId"));
 }

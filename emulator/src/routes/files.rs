@@ -178,7 +178,11 @@ pub async fn mix_source(app: &AppState, task: &mut Task, url: &str) {
         let Some(duration) = media::wav_duration(&bytes) else {
             continue;
         };
-        let path = app.dirs.files.join(&task.id).join(format!("{}.wav", spec.id));
+        let path = app
+            .dirs
+            .files
+            .join(&task.id)
+            .join(format!("{}.wav", spec.id));
         if app.dirs.write_atomic(&path, &bytes).is_ok() {
             spec.seconds = (f64::from(duration) * 1000.0).round() / 1000.0;
         }

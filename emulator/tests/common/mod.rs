@@ -108,7 +108,10 @@ impl Emu {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        panic!("inbox {name} never got {n} items: {:?}", self.inbox(name).await);
+        panic!(
+            "inbox {name} never got {n} items: {:?}",
+            self.inbox(name).await
+        );
     }
 
     /// A generate task with a callback into inbox `name`; returns its id.
