@@ -5,12 +5,14 @@ use crate::http::{self, Failure, Reply, Request};
 use crate::js::{get, get_f64, get_string};
 use crate::options::{ApiKey, CallOptions, Config};
 use js_sys::{Function, Promise};
+use std::future::Future;
 use tunesmith_protocol::codes::ErrorKind;
 use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::retry::{self, Failure as RetryFailure};
 use tunesmith_protocol::Op;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
 
 /// The shared state of a `Client`; each call borrows it through an `Rc`.
 pub struct Inner {
@@ -39,6 +41,24 @@ impl Inner {
 
     /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
     pub async fn execute(&self, op: Op, body: Body, query: &[(&str, String)], opts: &CallOptions) -> Result<JsValue, Error> {
+        self.execute_via(op, body, query, opts, |req, timeout_ms, signal| http::send(&self.fetch, req, timeout_ms, signal))
+            .await
+    }
+
+    /// `execute` with another transport for each attempt (uploads with progress use XMLHttpRequest):
+    /// keys, retries, timeouts and the envelope stay the same whichever way the bytes travel.
+    pub async fn execute_via<'c, F, Fut>(
+        &'c self,
+        op: Op,
+        body: Body,
+        query: &[(&str, String)],
+        opts: &'c CallOptions,
+        send: F,
+    ) -> Result<JsValue, Error>
+    where
+        F: Fn(Request<'c>, f64, Option<&'c AbortSignal>) -> Fut,
+        Fut: Future<Output = Result<Reply, Failure>>,
+    {
         let endpoint = op.endpoint();
         let max_retries = opts.max_retries.unwrap_or(self.config.max_retries);
         let timeout_ms = opts.timeout_ms.unwrap_or(match endpoint.host {
@@ -69,7 +89,7 @@ impl Inner {
                 Method::Post => "POST",
             };
             let request = Request { method, url: url.clone(), headers, body: body.clone() };
-            let outcome = http::send(&self.fetch, request, timeout_ms, opts.signal.as_ref()).await;
+            let outcome = send(request, timeout_ms, opts.signal.as_ref()).await;
             let mut error = match outcome {
                 Ok(reply) => match read_envelope(op, reply) {
                     Ok(data) => return Ok(data),

@@ -11,6 +11,7 @@ mod js;
 mod normalize;
 mod options;
 mod typescript;
+mod uploads;
 mod waiters;
 
 pub use callbacks::{parse_callback, CallbackDeduper};

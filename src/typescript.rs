@@ -10,3 +10,6 @@ const CLIENT: &'static str = include_str!("ts/client.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
 const WAITERS: &'static str = include_str!("ts/waiters.d.ts");
+
+#[wasm_bindgen(typescript_custom_section)]
+const UPLOADS: &'static str = include_str!("ts/uploads.d.ts");

@@ -1,0 +1,11 @@
+//! Uploads in Node (wasm-bindgen-test's default environment): Base64, URL and Blob stream paths.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "suite/common.rs"]
+#[allow(dead_code)]
+mod common;
+#[path = "uploads/helpers.rs"]
+#[allow(dead_code)]
+mod helpers;
+#[path = "uploads/shared.rs"]
+mod shared;
