@@ -1,3 +1,5 @@
+/// <reference lib="esnext.disposable" />
+// The generated class declarations use `Symbol.dispose`; this keeps them checking under any `lib`.
 export { Client, CallbackDeduper, parseCallback } from "./tunesmith.js";
 export type {
   ClientOptions,

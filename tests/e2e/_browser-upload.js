@@ -1,0 +1,23 @@
+// The README's browser upload, run in a plain page by package.mjs (the test picks the file).
+import { Client } from "tunesmith";
+
+const env = Object.fromEntries(new URLSearchParams(location.search));
+const client = new Client({ apiKey: env.key, baseUrl: env.music, uploadUrl: env.upload, dangerouslyAllowBrowser: true });
+
+// README:browser-upload:start
+const input = document.querySelector("input[type=file]");
+const bar = document.querySelector("progress");
+
+input.addEventListener("change", async () => {
+  const file = await client.uploadFile(input.files[0], {
+    onProgress: ({ loaded, total }) => (bar.value = loaded / total),
+  });
+  show(`${file.originalName}: ${file.fileSize} bytes, ${file.mimeType}, kept until ${file.expiresAt}`);
+});
+// README:browser-upload:end
+
+window.__ready = true;
+
+function show(text) {
+  window.__result = { text, progress: bar.value };
+}

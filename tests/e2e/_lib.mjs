@@ -1,0 +1,219 @@
+// Shared by the e2e scripts: the emulator (the one xtask started, or our own), the packed tarball
+// installed into fresh projects, a static server, headless Chromium, and a tiny runner that prints
+// `N passed, N failed` as `cargo xtask test` reads it.
+import { spawn, execFile } from "node:child_process";
+import { createReadStream, existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const TOOLS = join(ROOT, "tests", "e2e");
+export const PKG = process.env.TUNESMITH_PKG ?? join(ROOT, "pkg");
+export const CHROMIUM = process.env.TUNESMITH_CHROMIUM ?? "/usr/bin/chromium";
+export const SCREENSHOTS = join(ROOT, "target", "e2e-screenshots");
+export const TEST_KEY = "ts-test-key";
+
+const run = promisify(execFile);
+
+/** Runs a command; its output is shown only when it fails. */
+export async function sh(cmd, args, options = {}) {
+  try {
+    return await run(cmd, args, { maxBuffer: 64 * 1024 * 1024, ...options });
+  } catch (error) {
+    error.message = `${cmd} ${args.join(" ")} failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`;
+    throw error;
+  }
+}
+
+// ---- Tools (tests/e2e/package.json), installed once and kept between runs --------------------------
+
+/** `npm ci` in tests/e2e when its lockfile changed since the last install. */
+export async function ensureTools() {
+  const lock = await readFile(join(TOOLS, "package-lock.json"), "utf8");
+  const stamp = join(TOOLS, "node_modules", ".installed-lock");
+  const installed = await readFile(stamp, "utf8").catch(() => "");
+  if (installed !== lock) {
+    console.log("installing tests/e2e tools (npm ci)…");
+    await sh("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: TOOLS });
+    await writeFile(stamp, lock);
+  }
+  const require = createRequire(join(TOOLS, "package.json"));
+  return {
+    bin: (pkg, rel) => join(dirname(require.resolve(`${pkg}/package.json`)), rel),
+    import: (pkg) => import(pathToFileURL(require.resolve(pkg)).href),
+  };
+}
+
+// ---- The emulator ---------------------------------------------------------------------------------
+
+/**
+ * The emulator to test against: the one `cargo xtask test` started (env), unless `own` asks for a
+ * private one (e.g. with `--www` and slower stages), which is stopped by `stop()`.
+ */
+export async function emulator({ own = false, args = [] } = {}) {
+  const music = process.env.TUNESMITH_TEST_MUSIC_URL;
+  const upload = process.env.TUNESMITH_TEST_UPLOAD_URL;
+  if (!own && music && upload) {
+    return { music, upload, key: process.env.TUNESMITH_TEST_API_KEY ?? TEST_KEY, stop: async () => {} };
+  }
+  const bin = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "tunesmith-emulator");
+  if (!existsSync(bin)) {
+    console.log("building the emulator…");
+    await sh("cargo", ["build", "--quiet", "-p", "tunesmith-emulator", "--release"], { cwd: ROOT });
+  }
+  const key = TEST_KEY;
+  const child = spawn(bin, [
+    "--music-addr", "127.0.0.1:0", "--upload-addr", "127.0.0.1:0", "--rate-limit", "0",
+    "--callback-retry-delay-ms", "100", "--api-key", key, ...args,
+  ], { stdio: ["ignore", "pipe", "pipe"] });
+  const stderr = [];
+  child.stderr.on("data", (chunk) => stderr.push(chunk));
+  const ready = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the emulator did not print its ready line in 30 s")), 30000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = /ready music=(\S+) upload=(\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ music: m[1].replace(/\/$/, ""), upload: m[2].replace(/\/$/, "") });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the emulator exited (${code}): ${Buffer.concat(stderr)}`)));
+  });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGINT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  process.on("exit", () => child.exitCode === null && child.kill("SIGKILL"));
+  return { ...ready, key, stop };
+}
+
+// ---- The package, as a user gets it --------------------------------------------------------------
+
+/** `npm pack` of pkg/ into a fresh folder; returns the tarball's path and size. */
+export async function packTarball() {
+  if (!existsSync(join(PKG, "package.json"))) throw new Error(`no package in ${PKG}: run cargo xtask build`);
+  const dest = await mkdtemp(join(tmpdir(), "tunesmith-pack-"));
+  const { stdout } = await sh("npm", ["pack", "--json", "--pack-destination", dest], { cwd: PKG });
+  const [info] = JSON.parse(stdout);
+  const tarball = join(dest, info.filename);
+  return { tarball, size: (await stat(tarball)).size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) };
+}
+
+/** A fresh project folder with `files` written and the tarball installed as a dependency. */
+export async function freshProject(name, tarball, files, extra = {}) {
+  const dir = await mkdtemp(join(tmpdir(), `tunesmith-${name}-`));
+  const pkg = { name: `tunesmith-${name}-check`, private: true, type: "module", dependencies: { tunesmith: `file:${tarball}` }, ...extra };
+  await writeFile(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  await sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir });
+  return dir;
+}
+
+// ---- Static server and browser ----------------------------------------------------------------------
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
+  ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml", ".map": "application/json",
+};
+
+/** Serves `dir` on a free loopback port (another origin than the emulator: CORS is exercised). */
+export async function serveStatic(dir) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    // Browsers ask for one unprompted; a 404 would be a console error in the page under test.
+    if (path === "/favicon.ico") return res.writeHead(204).end();
+    let file = join(dir, path);
+    if (!file.startsWith(dir)) return res.writeHead(403).end();
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      await stat(file);
+    } catch {
+      return res.writeHead(404).end("not found");
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The Chromium flags of TOOLCHAIN.md, plus autoplay without a gesture (the demo plays the first track). */
+export const CHROMIUM_ARGS = [
+  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
+export async function browser(tools) {
+  const mod = await tools.import("playwright-core");
+  const chromium = mod.chromium ?? mod.default.chromium;
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Collects a page's console errors and uncaught exceptions. */
+export function watchConsole(page) {
+  const errors = [];
+  page.on("console", (msg) => msg.type() === "error" && errors.push(`console: ${msg.text()}`));
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  return errors;
+}
+
+// ---- Runner ---------------------------------------------------------------------------------------------
+
+const tests = [];
+export function test(name, fn) {
+  tests.push({ name, fn });
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** Runs the registered tests in order, prints the closing line, exits non-zero on any failure. */
+export async function runTests(cleanup = async () => {}) {
+  let passed = 0;
+  let failed = 0;
+  for (const { name, fn } of tests) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      passed++;
+      console.log(`  ok    ${name} (${Date.now() - t0} ms)`);
+    } catch (error) {
+      failed++;
+      console.log(`  FAIL  ${name} (${Date.now() - t0} ms)\n        ${String(error?.stack ?? error).split("\n").join("\n        ")}`);
+    }
+  }
+  await cleanup().catch((e) => console.log(`cleanup: ${e.message}`));
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+/** A real audio file: `seconds` of a 440 Hz tone with vibrato, 16-bit mono WAV. */
+export function wav(seconds, rate = 22050) {
+  const n = Math.round(rate * seconds);
+  const buf = Buffer.alloc(44 + n * 2);
+  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
+  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    buf.writeInt16LE(Math.round(9000 * Math.sin(2 * Math.PI * 440 * t + 3 * Math.sin(2 * Math.PI * 5 * t))), 44 + i * 2);
+  }
+  return buf;
+}
+
+export { cp, join, mkdtemp, readFile, readdir, rm, tmpdir, writeFile };

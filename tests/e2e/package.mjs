@@ -1,0 +1,168 @@
+// The npm tarball as users get it: `npm pack` of pkg/, installed into fresh projects, each run
+// against the emulator: Node 20 ESM, a plain page with <script type="module">, a Web Worker, a Vite
+// build in Chromium; publint on the installed package; tsc --noEmit --strict on a TypeScript consumer.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ROOT, assert, browser, emulator, ensureTools, freshProject, packTarball, runTests, serveStatic, sh, test, watchConsole, wav } from "./_lib.mjs";
+
+const tools = await ensureTools();
+const emu = await emulator();
+const pack = await packTarball();
+const smokeSource = await readFile(join(ROOT, "tests", "e2e", "_smoke.js"), "utf8");
+const { EXPECTED } = await import("./_smoke.js");
+const env = { music: emu.music, upload: emu.upload, key: emu.key };
+const query = new URLSearchParams(env).toString();
+let chromium;
+const closers = [];
+
+console.log(`tarball ${pack.tarball}: ${pack.size} B packed, ${pack.unpackedSize} B unpacked, ${pack.files.length} files`);
+
+function sameAsExpected(result, where) {
+  for (const [k, v] of Object.entries(EXPECTED)) {
+    assert(JSON.stringify(result?.[k]) === JSON.stringify(v), `${where}: ${k} = ${JSON.stringify(result?.[k])}, expected ${JSON.stringify(v)} (all: ${JSON.stringify(result)})`);
+  }
+  assert(typeof result.credits === "number", `${where}: credits ${result.credits}`);
+}
+
+/** Opens `url` in Chromium and waits for the page to publish `window.__result` (or an error). */
+async function resultOfPage(url, where) {
+  chromium ??= await browser(tools);
+  const page = await chromium.newPage();
+  const errors = watchConsole(page);
+  try {
+    await page.goto(url);
+    const handle = await page.waitForFunction(() => window.__result ?? window.__error, null, { timeout: 90000 });
+    const value = await handle.jsonValue();
+    if (typeof value === "string") throw new Error(`${where}: ${value}`);
+    assert(errors.length === 0, `${where}: console errors: ${errors.join("; ")}`);
+    return value;
+  } finally {
+    await page.close();
+  }
+}
+
+const BROWSER_MAIN = (importLine) => `${importLine}
+import { smoke } from "./smoke.js";
+const env = Object.fromEntries(new URLSearchParams(location.search));
+smoke(tunesmith, env).then((r) => { window.__result = r; }, (e) => { window.__error = String(e?.stack ?? e); });
+`;
+
+test("the tarball holds the package files and nothing else", async () => {
+  const wanted = ["package.json", "README.md", "index.js", "index.d.ts", "node.js", "node.d.ts", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm"];
+  for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
+  assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 1, "exactly one .wasm");
+  assert(pack.files.some((f) => f.startsWith("snippets/") && f.endsWith("errors.js")), "the errors snippet");
+  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/"));
+  assert(stray.length === 0, `unexpected files: ${stray.join(", ")}`);
+});
+
+test("Node 20 ESM script: import tunesmith, no init, real calls", async () => {
+  const dir = await freshProject("node", pack.tarball, {
+    "smoke.js": smokeSource,
+    "main.js": `import * as tunesmith from "tunesmith";\nimport { smoke } from "./smoke.js";\nconsole.log(JSON.stringify(await smoke(tunesmith, JSON.parse(process.argv[2]))));\n`,
+  });
+  const { stdout } = await sh("node", ["main.js", JSON.stringify(env)], { cwd: dir });
+  sameAsExpected(JSON.parse(stdout.trim().split("\n").pop()), "node");
+});
+
+test("plain page with <script type=module> and an import map, served from another origin", async () => {
+  const dir = await freshProject("plain", pack.tarball, {
+    "smoke.js": smokeSource,
+    "index.html": `<!doctype html><meta charset="utf-8"><title>plain</title>
+<script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/index.js" } }</script>
+<script type="module">${BROWSER_MAIN('import * as tunesmith from "tunesmith";')}</script>`,
+  });
+  const server = await serveStatic(dir);
+  closers.push(server.close);
+  sameAsExpected(await resultOfPage(`${server.url}/?${query}`, "plain page"), "plain page");
+});
+
+test("plain page: uploadFile from an <input type=file>, with progress (the README's upload)", async () => {
+  const dir = await freshProject("upload", pack.tarball, {
+    "upload.js": await readFile(join(ROOT, "tests", "e2e", "_browser-upload.js"), "utf8"),
+    "index.html": `<!doctype html><meta charset="utf-8"><title>upload</title>
+<script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/index.js" } }</script>
+<input type="file" accept="audio/*"> <progress max="1" value="0"></progress>
+<script type="module" src="./upload.js"></script>`,
+  });
+  const server = await serveStatic(dir);
+  closers.push(server.close);
+  chromium ??= await browser(tools);
+  const page = await chromium.newPage();
+  const errors = watchConsole(page);
+  try {
+    await page.goto(`${server.url}/?${query}`);
+    // The module (and its top-level await of the wasm) has run once it flags itself ready.
+    await page.waitForFunction(() => window.__ready === true, null, { timeout: 30000 });
+    const bytes = wav(6);
+    await page.setInputFiles("input[type=file]", { name: "voice.wav", mimeType: "audio/wav", buffer: bytes });
+    const result = await (await page.waitForFunction(() => window.__result, null, { timeout: 30000 })).jsonValue();
+    assert(result.text.startsWith(`voice.wav: ${bytes.length} bytes, audio/wav, kept until 20`), result.text);
+    assert(result.progress === 1, `progress ended at ${result.progress}`);
+    assert(errors.length === 0, errors.join("; "));
+  } finally {
+    await page.close();
+  }
+});
+
+test("module Web Worker", async () => {
+  const dir = await freshProject("worker", pack.tarball, {
+    "smoke.js": smokeSource,
+    // The worker reads its settings from its own URL: a message posted to it before its module
+    // (with the package's top-level await) finished evaluating would find no onmessage yet.
+    "worker.js": `import * as tunesmith from "./node_modules/tunesmith/index.js";
+import { smoke } from "./smoke.js";
+try { postMessage({ result: await smoke(tunesmith, Object.fromEntries(new URLSearchParams(location.search))) }); }
+catch (e) { postMessage({ error: String(e?.stack ?? e) }); }`,
+    "index.html": `<!doctype html><meta charset="utf-8"><title>worker</title><script type="module">
+const worker = new Worker("./worker.js" + location.search, { type: "module" });
+worker.onmessage = ({ data }) => { if (data.error) window.__error = data.error; else window.__result = data.result; };
+worker.onerror = (e) => { window.__error = "worker error: " + (e.message || "failed to load"); };
+</script>`,
+  });
+  const server = await serveStatic(dir);
+  closers.push(server.close);
+  sameAsExpected(await resultOfPage(`${server.url}/?${query}`, "worker"), "worker");
+});
+
+test("Vite app: vite build, then the built app in Chromium", async () => {
+  const dir = await freshProject("vite", pack.tarball, {
+    "smoke.js": smokeSource,
+    "index.html": `<!doctype html><meta charset="utf-8"><title>vite</title><script type="module" src="/main.js"></script>`,
+    "main.js": BROWSER_MAIN('import * as tunesmith from "tunesmith";'),
+  });
+  await sh("node", [tools.bin("vite", "bin/vite.js"), "build", "--logLevel", "warn"], { cwd: dir });
+  const assets = await (await import("node:fs/promises")).readdir(join(dir, "dist", "assets"));
+  assert(assets.filter((f) => f.endsWith(".wasm")).length === 1, `one .wasm emitted by Vite: ${assets.join(", ")}`);
+  const server = await serveStatic(join(dir, "dist"));
+  closers.push(server.close);
+  sameAsExpected(await resultOfPage(`${server.url}/?${query}`, "vite"), "vite");
+});
+
+test("publint finds nothing to fix in the installed package", async () => {
+  const dir = await freshProject("publint", pack.tarball, {});
+  const { publint } = await tools.import("publint");
+  const { formatMessage } = await tools.import("publint/utils");
+  const pkgDir = join(dir, "node_modules", "tunesmith");
+  const { messages } = await publint({ pkgDir, pack: false, strict: true, level: "suggestion" });
+  const pkgJson = JSON.parse(await readFile(join(pkgDir, "package.json"), "utf8"));
+  const text = messages.map((m) => `${m.type}: ${formatMessage(m, pkgJson) ?? m.code}`);
+  assert(messages.length === 0, `publint:\n${text.join("\n")}`);
+});
+
+test("TypeScript consumer type-checks with tsc --noEmit --strict", async () => {
+  const dir = await freshProject("ts", pack.tarball, {
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [], skipLibCheck: false },
+      include: ["*.ts"],
+    }, null, 2),
+    "check.ts": await readFile(join(ROOT, "tests", "e2e", "_consumer.ts"), "utf8"),
+  });
+  await sh("node", [tools.bin("typescript", "bin/tsc"), "--noEmit", "--strict", "-p", "."], { cwd: dir });
+});
+
+await runTests(async () => {
+  await chromium?.close();
+  for (const close of closers) await close();
+  await emu.stop();
+});
