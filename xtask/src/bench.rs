@@ -191,7 +191,7 @@ fn throughput(bin: &std::path::Path, seconds: u32) -> Result<()> {
     };
     println!("\nwrk -t2 -c64 -d{seconds}s on loopback, same emulator process");
     println!(
-        "{:<34} {:>12} {:>10} {:>10} {:>8}",
+        "{:<42} {:>12} {:>10} {:>10} {:>8}",
         "route", "req/s", "p50", "p99", "errors"
     );
     for (name, r) in [
@@ -199,7 +199,7 @@ fn throughput(bin: &std::path::Path, seconds: u32) -> Result<()> {
         (&*format!("GET {BASELINE_PATH} (baseline)"), &baseline),
     ] {
         println!(
-            "{:<34} {:>12.0} {:>10} {:>10} {:>8}",
+            "{:<42} {:>12.0} {:>10} {:>10} {:>8}",
             name,
             r.requests_per_sec,
             ms(r.p50_ms),
@@ -219,7 +219,7 @@ fn throughput(bin: &std::path::Path, seconds: u32) -> Result<()> {
         _ => "-".into(),
     };
     println!(
-        "{:<34} {:>12} {:>10} {:>10}",
+        "{:<42} {:>12} {:>10} {:>10}",
         "record-info / baseline",
         ratio(subject.requests_per_sec, baseline.requests_per_sec),
         "",
@@ -373,11 +373,11 @@ fn largest_functions(pkg: &Package) -> Result<()> {
             .arg(&named),
     )?;
     println!(
-        "largest items of {} (names kept; sizes as shipped, give or take the name section):",
+        "largest items of {} (names kept by `wasm-opt -g`; the "function names" row is not shipped):",
         pkg.wasm().display()
     );
     // twiggy may not know every newer wasm feature: its failure is reported, not fatal.
-    if let Err(e) = proc::run(Command::new(twiggy).args(["top", "-n", "10"]).arg(&named)) {
+    if let Err(e) = proc::run(Command::new(twiggy).args(["top", "-n", "11"]).arg(&named)) {
         println!("twiggy could not read the module: {e:#}");
     }
     Ok(())

@@ -58,11 +58,10 @@ pub fn run(opts: &Options) -> Result<()> {
             temp_data_dir: false,
         },
     )?;
-    let key_line = emulator
-        .banner
-        .iter()
-        .find(|l| l.to_ascii_lowercase().contains("key"))
-        .cloned();
+    // The key is announced on stderr, read by another thread than the ready line: let it catch up.
+    std::thread::sleep(Duration::from_millis(200));
+    let stderr = emulator.stderr_lines();
+    let key = dev_key(emulator.banner.iter().chain(stderr.iter()));
     println!();
     println!("tunesmith demo");
     if serves_page {
@@ -75,8 +74,8 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     println!("  music API {}", emulator.music);
     println!("  uploads   {}", emulator.upload);
-    match key_line {
-        Some(line) => println!("  {}", line.trim()),
+    match key {
+        Some(key) => println!("  key       {key}"),
         None => println!("  key       see the emulator's start-up lines above"),
     }
     println!("Press Ctrl-C to stop.");
@@ -91,5 +90,35 @@ pub fn run(opts: &Options) -> Result<()> {
             bail!("the emulator exited ({status}){}", emulator.stderr_report());
         }
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The key the emulator announces at start-up (`... development key `ts-dev-key``), or the
+/// announcing line itself when it quotes no key.
+fn dev_key<'a>(lines: impl IntoIterator<Item = &'a String>) -> Option<String> {
+    let line = lines
+        .into_iter()
+        .find(|l| l.to_ascii_lowercase().contains("key"))?;
+    let quoted = line
+        .split('`')
+        .nth(1)
+        .filter(|k| !k.is_empty() && !k.contains(' '));
+    Some(quoted.unwrap_or(line.trim()).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dev_key;
+
+    #[test]
+    fn finds_the_announced_development_key() {
+        let lines = [
+            "data directory: /tmp/x".to_string(),
+            "no --api-key given: accepting the development key `ts-dev-key`".to_string(),
+        ];
+        assert_eq!(dev_key(&lines).as_deref(), Some("ts-dev-key"));
+        let plain = ["dev key is k1".to_string()];
+        assert_eq!(dev_key(&plain).as_deref(), Some("dev key is k1"));
+        assert_eq!(dev_key(&["ready".to_string()]), None);
     }
 }

@@ -180,6 +180,14 @@ impl Emulator {
         self.child.try_wait().ok().flatten()
     }
 
+    /// The last lines it printed on stderr.
+    pub fn stderr_lines(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|l| l.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// The last lines of its stderr, ready to append to an error message.
     pub fn stderr_report(&self) -> String {
         // Give the reader thread a moment to collect what a dying process wrote last.
