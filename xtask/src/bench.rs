@@ -373,7 +373,7 @@ fn largest_functions(pkg: &Package) -> Result<()> {
             .arg(&named),
     )?;
     println!(
-        "largest items of {} (names kept by `wasm-opt -g`; the "function names" row is not shipped):",
+        "largest items of {} (names kept by `wasm-opt -g`; the `function names` row is not shipped):",
         pkg.wasm().display()
     );
     // twiggy may not know every newer wasm feature: its failure is reported, not fatal.
