@@ -488,3 +488,19 @@ async fn a_server_error_is_retried_and_the_upload_succeeds() {
     log.assert_complete(10_000.0);
     assert_stored(&record, &bytes.into()).await;
 }
+
+#[wasm_bindgen_test]
+async fn names_with_quotes_and_accents_survive_the_base64_request() {
+    let t = tag("b64-names");
+    let c = client(&t);
+    let name = "take \"1\" – é ü.wav";
+    let record = ok(c.upload_base64(
+        wav_bytes(100, 10).into(),
+        Some(js(
+            serde_json::json!({ "fileName": name, "uploadPath": "quotes \"and\" ü" }),
+        )),
+    ))
+    .await;
+    assert_eq!(prop_str(&record, "fileName"), name);
+    assert_eq!(prop_str(&record, "uploadPath"), "quotes \"and\" ü");
+}
