@@ -608,14 +608,19 @@ async function start() {
   }
 }
 
+/** Brisk polling against the local emulator; the service's own recommendation (30 s at most) elsewhere. */
+function pollSchedule() {
+  const local = /^(127\.|localhost|\[::1\])/.test(new URL(settings.baseUrl).host);
+  return local ? { minIntervalMs: 400, maxIntervalMs: 1200 } : { minIntervalMs: 3000, maxIntervalMs: 30000 };
+}
+
 async function follow(taskId) {
   const mine = task;
   $("#task-state").textContent = "waiting for the service…";
   try {
     const final = await client.waitForTask(taskId, {
       signal: mine.abort.signal,
-      minIntervalMs: 500,
-      maxIntervalMs: 3000,
+      ...pollSchedule(),
       onProgress: (update) => {
         if (mine !== task) return;
         const record = update?.record ?? update;
@@ -725,7 +730,7 @@ async function convertWav(card, button, out) {
     watchInbox();
     refreshCredits();
     const wav = await client.waitForWav(taskId, {
-      signal: task.abort.signal, minIntervalMs: 500, maxIntervalMs: 3000,
+      signal: task.abort.signal, ...pollSchedule(),
       onProgress: (u) => logPolled("wav", `${(u?.record ?? u).successFlag ?? (u?.record ?? u).state}`),
     });
     const url = wav.response?.audioWavUrl;
@@ -750,7 +755,7 @@ $("#covers-btn").addEventListener("click", async () => {
     refreshCredits();
     status.textContent = "Painting…";
     const cover = await client.waitForCover(taskId, {
-      signal: task.abort.signal, minIntervalMs: 500, maxIntervalMs: 3000,
+      signal: task.abort.signal, ...pollSchedule(),
       onProgress: (u) => {
         const r = u?.record ?? u;
         logPolled("cover", `${r.state} (successFlag ${r.successFlag})`);
