@@ -6,6 +6,7 @@ use crate::js::{get, get_f64, get_string};
 use crate::options::{ApiKey, CallOptions, Config};
 use js_sys::{Function, Promise};
 use std::future::Future;
+use std::pin::Pin;
 use tunesmith_protocol::codes::ErrorKind;
 use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::retry::{self, Failure as RetryFailure};
@@ -19,6 +20,11 @@ pub struct Inner {
     pub config: Config,
     fetch: Function,
 }
+
+/// One attempt in flight: resolves with the answer or the reason there is none.
+pub type Attempt<'c> = Pin<Box<dyn Future<Output = Result<Reply, Failure>> + 'c>>;
+/// Sends one attempt: the request, its timeout in ms, the caller's signal.
+pub type Transport<'c> = dyn Fn(Request<'c>, f64, Option<&'c AbortSignal>) -> Attempt<'c> + 'c;
 
 /// What goes over the wire for one operation.
 pub enum Body {
@@ -41,24 +47,21 @@ impl Inner {
 
     /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
     pub async fn execute(&self, op: Op, body: Body, query: &[(&str, String)], opts: &CallOptions) -> Result<JsValue, Error> {
-        self.execute_via(op, body, query, opts, |req, timeout_ms, signal| http::send(&self.fetch, req, timeout_ms, signal))
-            .await
+        let fetch = |req, timeout_ms, signal| -> Attempt<'_> { Box::pin(http::send(&self.fetch, req, timeout_ms, signal)) };
+        self.execute_via(op, body, query, opts, &fetch).await
     }
 
     /// `execute` with another transport for each attempt (uploads with progress use XMLHttpRequest):
-    /// keys, retries, timeouts and the envelope stay the same whichever way the bytes travel.
-    pub async fn execute_via<'c, F, Fut>(
+    /// keys, retries, timeouts and the envelope stay the same whichever way the bytes travel. The
+    /// transport is dynamic so that this loop is compiled once, not once per transport.
+    pub async fn execute_via<'c>(
         &'c self,
         op: Op,
         body: Body,
         query: &[(&str, String)],
         opts: &'c CallOptions,
-        send: F,
-    ) -> Result<JsValue, Error>
-    where
-        F: Fn(Request<'c>, f64, Option<&'c AbortSignal>) -> Fut,
-        Fut: Future<Output = Result<Reply, Failure>>,
-    {
+        send: &Transport<'c>,
+    ) -> Result<JsValue, Error> {
         let endpoint = op.endpoint();
         let max_retries = opts.max_retries.unwrap_or(self.config.max_retries);
         let timeout_ms = opts.timeout_ms.unwrap_or(match endpoint.host {

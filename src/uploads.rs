@@ -5,7 +5,7 @@ mod base64;
 mod progress;
 mod xhr;
 
-use crate::call::{Body, Inner};
+use crate::call::{Attempt, Body, Inner};
 use crate::errors::Error;
 use crate::js::{get, set, JsFields};
 use crate::normalize;
@@ -417,14 +417,11 @@ async fn send(
         Some(callback) if xhr::available() => {
             let progress = Rc::new(Progress::new(callback, file_size));
             let shared = &progress;
+            let send = move |req, timeout_ms, signal| -> Attempt<'_> {
+                Box::pin(xhr::send(req, timeout_ms, signal, shared))
+            };
             let data = inner
-                .execute_via(
-                    op,
-                    Body::Raw(body),
-                    &[],
-                    &opts.call,
-                    move |req, timeout_ms, signal| xhr::send(req, timeout_ms, signal, shared),
-                )
+                .execute_via(op, Body::Raw(body), &[], &opts.call, &send)
                 .await?;
             progress.done();
             data
