@@ -48,5 +48,11 @@ export type {
   LyricsCallbackEvent,
   VocalSeparationCallbackEvent,
   VideoCallbackEvent,
+  UploadedFile,
+  UploadProgress,
+  UploadTarget,
+  UploadFileOptions,
+  UploadBase64Options,
+  UploadFromUrlOptions,
 } from "./tunesmith.js";
 export * from "./errors.js";
