@@ -38,16 +38,28 @@ impl Inner {
     pub fn new(config: Config) -> Result<Inner, Error> {
         let fetch = match &config.fetch {
             Some(f) => f.clone(),
-            None => get(&js_sys::global(), "fetch").dyn_into::<Function>().map_err(|_| {
-                Error::configuration("No global `fetch` in this runtime: pass `fetch` in the Client options")
-            })?,
+            None => get(&js_sys::global(), "fetch")
+                .dyn_into::<Function>()
+                .map_err(|_| {
+                    Error::configuration(
+                        "No global `fetch` in this runtime: pass `fetch` in the Client options",
+                    )
+                })?,
         };
         Ok(Inner { config, fetch })
     }
 
     /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
-    pub async fn execute(&self, op: Op, body: Body, query: &[(&str, String)], opts: &CallOptions) -> Result<JsValue, Error> {
-        let fetch = |req, timeout_ms, signal| -> Attempt<'_> { Box::pin(http::send(&self.fetch, req, timeout_ms, signal)) };
+    pub async fn execute(
+        &self,
+        op: Op,
+        body: Body,
+        query: &[(&str, String)],
+        opts: &CallOptions,
+    ) -> Result<JsValue, Error> {
+        let fetch = |req, timeout_ms, signal| -> Attempt<'_> {
+            Box::pin(http::send(&self.fetch, req, timeout_ms, signal))
+        };
         self.execute_via(op, body, query, opts, &fetch).await
     }
 
@@ -91,7 +103,12 @@ impl Inner {
                 Method::Get => "GET",
                 Method::Post => "POST",
             };
-            let request = Request { method, url: url.clone(), headers, body: body.clone() };
+            let request = Request {
+                method,
+                url: url.clone(),
+                headers,
+                body: body.clone(),
+            };
             let outcome = send(request, timeout_ms, opts.signal.as_ref()).await;
             let mut error = match outcome {
                 Ok(reply) => match read_envelope(op, reply) {
@@ -112,11 +129,17 @@ impl Inner {
             };
             error.retryable = retry::is_retryable(endpoint.creates_task, failure);
             error.attempts = attempt;
-            if !error.retryable || attempt > max_retries || retry::retry_after_too_long(error.retry_after_ms) {
+            if !error.retryable
+                || attempt > max_retries
+                || retry::retry_after_too_long(error.retry_after_ms)
+            {
                 return Err(error);
             }
             let delay = retry::backoff_ms(attempt, error.retry_after_ms, js_sys::Math::random());
-            if http::sleep(delay as f64, opts.signal.as_ref()).await.is_err() {
+            if http::sleep(delay as f64, opts.signal.as_ref())
+                .await
+                .is_err()
+            {
                 let mut aborted = Error::aborted(endpoint.name);
                 aborted.attempts = attempt;
                 return Err(aborted.with_cause(error.into_js()));
@@ -148,17 +171,22 @@ impl Inner {
             Some(ApiKey::Provider(f)) => f,
         };
         let failed = |cause: JsValue| {
-            Error::configuration("The `apiKey` function threw or rejected; see `cause`").with_cause(cause)
+            Error::configuration("The `apiKey` function threw or rejected; see `cause`")
+                .with_cause(cause)
         };
         let value = provider.call0(&JsValue::UNDEFINED).map_err(failed)?;
         let key = if value.is_instance_of::<Promise>() || get(&value, "then").is_function() {
-            JsFuture::from(Promise::resolve(&value)).await.map_err(failed)?
+            JsFuture::from(Promise::resolve(&value))
+                .await
+                .map_err(failed)?
         } else {
             value
         };
         match key.as_string() {
             Some(k) if !k.trim().is_empty() => Ok(Some(k)),
-            _ => Err(Error::configuration("The `apiKey` function must return a non-empty string (or a Promise of one)")),
+            _ => Err(Error::configuration(
+                "The `apiKey` function must return a non-empty string (or a Promise of one)",
+            )),
         }
     }
 }
@@ -166,9 +194,10 @@ impl Inner {
 fn attempt_error(operation: &str, failure: Failure, timeout_ms: f64) -> Error {
     match failure {
         Failure::Aborted => Error::aborted(operation),
-        Failure::TimedOut => {
-            Error::new(Class::Timeout, format!("{operation} got no answer within {timeout_ms} ms (per attempt)"))
-        }
+        Failure::TimedOut => Error::new(
+            Class::Timeout,
+            format!("{operation} got no answer within {timeout_ms} ms (per attempt)"),
+        ),
         Failure::Network(cause) => {
             let detail = get_string(&cause, "message").unwrap_or_default();
             Error::new(
@@ -191,14 +220,29 @@ fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
         Some(200) if success != Some(false) => return Ok(get(&reply.body, "data")),
         Some(code) => Error::api(family, endpoint.name, code, &msg, reply.status),
         None if (200..300).contains(&reply.status) => {
-            let mut e = Error::api(family, endpoint.name, 500, "the answer had no envelope code", reply.status);
+            let mut e = Error::api(
+                family,
+                endpoint.name,
+                500,
+                "the answer had no envelope code",
+                reply.status,
+            );
             e.code = None;
             e
         }
         // No envelope: an HTTP error from a proxy or the upload host; its status stands in for the code.
-        None => Error::api(family, endpoint.name, i64::from(reply.status), &msg, reply.status),
+        None => Error::api(
+            family,
+            endpoint.name,
+            i64::from(reply.status),
+            &msg,
+            reply.status,
+        ),
     };
     error.request_id = reply.request_id;
-    error.retry_after_ms = retry::parse_retry_after(reply.retry_after.as_deref(), reply.retry_after_ms.as_deref());
+    error.retry_after_ms = retry::parse_retry_after(
+        reply.retry_after.as_deref(),
+        reply.retry_after_ms.as_deref(),
+    );
     Err(error)
 }

@@ -103,7 +103,10 @@ impl Error {
         };
         let mut e = Error::new(
             Class::Api,
-            format!("{operation} failed with code {code} ({meaning}){detail}. {}", capitalize(kind.advice())),
+            format!(
+                "{operation} failed with code {code} ({meaning}){detail}. {}",
+                capitalize(kind.advice())
+            ),
         );
         e.kind = Some(kind);
         e.code = Some(code);
@@ -125,10 +128,22 @@ impl Error {
         let props = Object::new();
         let kind = self.kind.map(ErrorKind::as_str).or(self.kind_text);
         set(&props, "kind", kind.map(JsValue::from));
-        set(&props, "code", self.code.map(|c| JsValue::from_f64(c as f64)));
+        set(
+            &props,
+            "code",
+            self.code.map(|c| JsValue::from_f64(c as f64)),
+        );
         set(&props, "status", self.status.map(JsValue::from));
-        set(&props, "requestId", self.request_id.as_deref().map(JsValue::from));
-        set(&props, "retryable", Some(JsValue::from_bool(self.retryable)));
+        set(
+            &props,
+            "requestId",
+            self.request_id.as_deref().map(JsValue::from),
+        );
+        set(
+            &props,
+            "retryable",
+            Some(JsValue::from_bool(self.retryable)),
+        );
         set(&props, "attempts", Some(JsValue::from(self.attempts)));
         set(&props, "field", self.field.as_deref().map(JsValue::from));
         set(&props, "rule", self.rule.map(JsValue::from));
@@ -164,5 +179,7 @@ fn set(obj: &Object, key: &str, value: Option<JsValue>) {
 
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+    c.next().map_or_else(String::new, |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
 }

@@ -52,7 +52,12 @@ impl AbortGuard {
             // The same bound function is registered and later removed: no Rust closure to keep alive.
             let _ = signal.add_event_listener_with_callback("abort", &abort);
         }
-        Ok(AbortGuard { controller, abort, timer, user_signal: user_signal.cloned() })
+        Ok(AbortGuard {
+            controller,
+            abort,
+            timer,
+            user_signal: user_signal.cloned(),
+        })
     }
 
     /// Why the attempt's signal fired: the caller's abort wins over our timer.
@@ -102,22 +107,39 @@ pub async fn send(
     let started = fetch
         .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
         .map_err(|e| guard.failure(e))?;
-    let response = JsFuture::from(Promise::resolve(&started)).await.map_err(|e| guard.failure(e))?;
+    let response = JsFuture::from(Promise::resolve(&started))
+        .await
+        .map_err(|e| guard.failure(e))?;
     let status = get_f64(&response, "status").unwrap_or(0.0) as u16;
     let header = |name: &str| -> Option<String> {
         let headers = get(&response, "headers");
         let getter = get(&headers, "get").dyn_into::<Function>().ok()?;
-        getter.call1(&headers, &JsValue::from_str(name)).ok()?.as_string()
+        getter
+            .call1(&headers, &JsValue::from_str(name))
+            .ok()?
+            .as_string()
     };
     let request_id = header("x-request-id");
     let retry_after = header("retry-after");
     let retry_after_ms = header("retry-after-ms");
-    let text_fn = get(&response, "text").dyn_into::<Function>().map_err(Failure::Network)?;
+    let text_fn = get(&response, "text")
+        .dyn_into::<Function>()
+        .map_err(Failure::Network)?;
     let text_promise = text_fn.call0(&response).map_err(|e| guard.failure(e))?;
-    let text = JsFuture::from(Promise::resolve(&text_promise)).await.map_err(|e| guard.failure(e))?;
+    let text = JsFuture::from(Promise::resolve(&text_promise))
+        .await
+        .map_err(|e| guard.failure(e))?;
     drop(guard);
-    let body = text.as_string().map_or(JsValue::UNDEFINED, |t| js_sys::JSON::parse(&t).unwrap_or(text));
-    Ok(Reply { status, body, request_id, retry_after, retry_after_ms })
+    let body = text.as_string().map_or(JsValue::UNDEFINED, |t| {
+        js_sys::JSON::parse(&t).unwrap_or(text)
+    });
+    Ok(Reply {
+        status,
+        body,
+        request_id,
+        retry_after,
+        retry_after_ms,
+    })
 }
 
 /// Waits `ms`, or fails at once when the signal fires (or has fired).
@@ -128,7 +150,9 @@ pub async fn sleep(ms: f64, signal: Option<&AbortSignal>) -> Result<(), Failure>
     let mut handlers: Option<(Function, Function)> = None;
     let promise = Promise::new(&mut |resolve, reject| handlers = Some((resolve, reject)));
     let Some((resolve, reject)) = handlers else {
-        return Err(Failure::Network(JsValue::from_str("Promise executor did not run")));
+        return Err(Failure::Network(JsValue::from_str(
+            "Promise executor did not run",
+        )));
     };
     let timer = set_timeout(&resolve, ms);
     if let Some(signal) = signal {

@@ -47,7 +47,9 @@ impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<ClientOptions>) -> Result<Client, JsValue> {
         let config = Config::from_js(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
-        Ok(Client { inner: Rc::new(Inner::new(config)?) })
+        Ok(Client {
+            inner: Rc::new(Inner::new(config)?),
+        })
     }
 }
 
@@ -59,8 +61,11 @@ impl Client {
         future_to_promise(async move {
             let options = options.unwrap_or(JsValue::UNDEFINED);
             // Read before anything is sent: a bad `wait` must not leave a charged task behind.
-            let (wait, request) = waiters::wait_requested(op, &request, &options).map_err(Error::into_js)?;
-            let created = call_op(&inner, op, request, options).await.map_err(Error::into_js)?;
+            let (wait, request) =
+                waiters::wait_requested(op, &request, &options).map_err(Error::into_js)?;
+            let created = call_op(&inner, op, request, options)
+                .await
+                .map_err(Error::into_js)?;
             match wait {
                 Some(opts) => waiters::wait_after_create(inner, op, created, opts).await,
                 None => Ok(created),
@@ -69,15 +74,28 @@ impl Client {
     }
 }
 
-async fn call_op(inner: &Inner, op: Op, request: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn call_op(
+    inner: &Inner,
+    op: Op,
+    request: JsValue,
+    options: JsValue,
+) -> Result<JsValue, Error> {
     let opts = CallOptions::from_js(&options)?;
     let endpoint = op.endpoint();
-    let request = if request.is_undefined() && endpoint.fields.is_empty() { js_sys::Object::new().into() } else { request };
+    let request = if request.is_undefined() && endpoint.fields.is_empty() {
+        js_sys::Object::new().into()
+    } else {
+        request
+    };
     if !is_plain_object(&request) {
         return Err(Error::invalid(
             "request",
             "type",
-            format!("{} takes a request object, e.g. {{ {} }}", endpoint.name, endpoint.fields.first().map_or("", |f| f.name)),
+            format!(
+                "{} takes a request object, e.g. {{ {} }}",
+                endpoint.name,
+                endpoint.fields.first().map_or("", |f| f.name)
+            ),
         ));
     }
     op.validate(&JsFields(&request))?;
@@ -91,8 +109,14 @@ async fn call_op(inner: &Inner, op: Op, request: JsValue, options: JsValue) -> R
             (Body::None, query)
         }
         Method::Post => {
-            let json = js_sys::JSON::stringify(&request)
-                .map_err(|e| Error::invalid("request", "type", "the request could not be encoded as JSON").with_cause(e))?;
+            let json = js_sys::JSON::stringify(&request).map_err(|e| {
+                Error::invalid(
+                    "request",
+                    "type",
+                    "the request could not be encoded as JSON",
+                )
+                .with_cause(e)
+            })?;
             (Body::Json(String::from(json)), Vec::new())
         }
     };

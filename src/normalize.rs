@@ -17,7 +17,15 @@ pub fn output(op: Op, data: JsValue) -> JsValue {
         Op::BoostStyle => style_record(&data),
         Op::GetCredits => {
             let out = Object::new();
-            set(&out, "credits", &JsValue::from_f64(data.as_f64().or_else(|| get_f64(&data, "credits")).unwrap_or(0.0)));
+            set(
+                &out,
+                "credits",
+                &JsValue::from_f64(
+                    data.as_f64()
+                        .or_else(|| get_f64(&data, "credits"))
+                        .unwrap_or(0.0),
+                ),
+            );
             out.into()
         }
         _ if op.endpoint().creates_task => {
@@ -47,7 +55,11 @@ fn normalize_times(obj: &JsValue) {
     for key in track::TIME_KEYS {
         let v = get(obj, key);
         if let Some(ms) = v.as_f64() {
-            set(obj, key, &JsValue::from_str(&time::iso_from_epoch_ms(ms as i64)));
+            set(
+                obj,
+                key,
+                &JsValue::from_str(&time::iso_from_epoch_ms(ms as i64)),
+            );
         } else if let Some(s) = v.as_string() {
             set(obj, key, &JsValue::from_str(&time::normalize_text(&s)));
         }
@@ -95,7 +107,11 @@ pub fn music_record(raw: &JsValue) -> JsValue {
     set(&out, "stage", &JsValue::from_str(stage.as_str()));
     let response = get(raw, "response");
     let list = get(&response, "sunoData");
-    let list = if list.is_undefined() { get(&response, "data") } else { list };
+    let list = if list.is_undefined() {
+        get(&response, "data")
+    } else {
+        list
+    };
     set(&out, "tracks", &tracks(&list));
     out.into()
 }
@@ -107,8 +123,16 @@ fn lyrics_record(raw: &JsValue) -> JsValue {
     let response = get(raw, "response");
     // Some copies of the service's docs name the array `data` rather than `lyricsData`.
     let list = get(&response, "lyricsData");
-    let list = if Array::is_array(&list) { list } else { get(&response, "data") };
-    let lyrics: Array = if Array::is_array(&list) { Array::from(&list) } else { Array::new() };
+    let list = if Array::is_array(&list) {
+        list
+    } else {
+        get(&response, "data")
+    };
+    let lyrics: Array = if Array::is_array(&list) {
+        Array::from(&list)
+    } else {
+        Array::new()
+    };
     set(&out, "lyrics", &lyrics);
     out.into()
 }
@@ -123,7 +147,15 @@ fn cover_record(raw: &JsValue) -> JsValue {
     };
     set_state(&out, state);
     let images = get(&get(raw, "response"), "images");
-    set(&out, "images", &if Array::is_array(&images) { images } else { Array::new().into() });
+    set(
+        &out,
+        "images",
+        &if Array::is_array(&images) {
+            images
+        } else {
+            Array::new().into()
+        },
+    );
     out.into()
 }
 
@@ -143,7 +175,10 @@ fn flag_record(raw: &JsValue) -> JsValue {
 fn style_record(raw: &JsValue) -> JsValue {
     let out = copy_with_times(raw);
     let flag = get(raw, "successFlag");
-    let text = flag.as_string().or_else(|| flag.as_f64().map(|n| format!("{n}"))).unwrap_or_default();
+    let text = flag
+        .as_string()
+        .or_else(|| flag.as_f64().map(|n| format!("{n}")))
+        .unwrap_or_default();
     set_state(&out, state::from_style_flag(&text));
     out.into()
 }

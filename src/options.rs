@@ -48,26 +48,40 @@ pub struct Config {
 impl Config {
     pub fn from_js(options: &JsValue) -> Result<Config, Error> {
         if !options.is_undefined() && !options.is_null() && !options.is_object() {
-            return Err(Error::configuration("Client options must be an object, e.g. new Client({ apiKey })"));
+            return Err(Error::configuration(
+                "Client options must be an object, e.g. new Client({ apiKey })",
+            ));
         }
         let api_key = read_api_key(&get(options, "apiKey"))?;
         let base_url = read_url(options, "baseUrl", DEFAULT_BASE_URL)?;
         let upload_url = read_url(options, "uploadUrl", DEFAULT_UPLOAD_URL)?;
-        let service_segment = get_string(options, "serviceSegment").unwrap_or_else(|| DEFAULT_SEGMENT.to_owned());
+        let service_segment =
+            get_string(options, "serviceSegment").unwrap_or_else(|| DEFAULT_SEGMENT.to_owned());
         if service_segment.is_empty() || service_segment.contains(['/', '?', '#']) {
-            return Err(Error::invalid("serviceSegment", "type", "`serviceSegment` must be one path segment"));
+            return Err(Error::invalid(
+                "serviceSegment",
+                "type",
+                "`serviceSegment` must be one path segment",
+            ));
         }
         let timeout_ms = read_timeout(options, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
-        let upload_timeout_ms = read_timeout(options, "uploadTimeoutMs")?.unwrap_or(DEFAULT_UPLOAD_TIMEOUT_MS);
+        let upload_timeout_ms =
+            read_timeout(options, "uploadTimeoutMs")?.unwrap_or(DEFAULT_UPLOAD_TIMEOUT_MS);
         let max_retries = read_retries(options)?.unwrap_or(DEFAULT_MAX_RETRIES);
         let headers = read_headers(&get(options, "headers"))?;
         let fetch = match get(options, "fetch") {
             v if v.is_undefined() || v.is_null() => None,
             v => Some(v.dyn_into::<Function>().map_err(|_| {
-                Error::invalid("fetch", "type", "`fetch` must be a function with the signature of the global fetch")
+                Error::invalid(
+                    "fetch",
+                    "type",
+                    "`fetch` must be a function with the signature of the global fetch",
+                )
             })?),
         };
-        let dangerously = get(options, "dangerouslyAllowBrowser").as_bool().unwrap_or(false);
+        let dangerously = get(options, "dangerouslyAllowBrowser")
+            .as_bool()
+            .unwrap_or(false);
         if matches!(api_key, Some(ApiKey::Literal(_))) && !dangerously && in_browser() {
             return Err(Error::configuration(
                 "A literal `apiKey` in browser code can be read by anyone who opens the page, and used to spend \
@@ -104,7 +118,11 @@ fn read_api_key(v: &JsValue) -> Result<Option<ApiKey>, Error> {
     }
     if let Some(s) = v.as_string() {
         if s.trim().is_empty() {
-            return Err(Error::invalid("apiKey", "required", "`apiKey` must not be empty"));
+            return Err(Error::invalid(
+                "apiKey",
+                "required",
+                "`apiKey` must not be empty",
+            ));
         }
         return Ok(Some(ApiKey::Literal(s)));
     }
@@ -123,7 +141,11 @@ fn read_url(options: &JsValue, field: &'static str, default: &str) -> Result<Str
         if get(options, field).is_undefined() {
             return Ok(default.to_owned());
         }
-        return Err(Error::invalid(field, "type", format!("`{field}` must be a string URL")));
+        return Err(Error::invalid(
+            field,
+            "type",
+            format!("`{field}` must be a string URL"),
+        ));
     };
     tunesmith_protocol::rules::check_url(field, &url)?;
     Ok(url.trim().trim_end_matches('/').to_owned())
@@ -137,7 +159,11 @@ pub fn read_timeout(options: &JsValue, field: &'static str) -> Result<Option<f64
     }
     match v.as_f64() {
         Some(ms) if ms.is_finite() && ms > 0.0 => Ok(Some(ms)),
-        _ => Err(Error::invalid(field, "range", format!("`{field}` must be a positive number of milliseconds"))),
+        _ => Err(Error::invalid(
+            field,
+            "range",
+            format!("`{field}` must be a positive number of milliseconds"),
+        )),
     }
 }
 
@@ -148,7 +174,11 @@ fn read_retries(options: &JsValue) -> Result<Option<u32>, Error> {
     }
     match v.as_f64() {
         Some(n) if n.fract() == 0.0 && (0.0..=10.0).contains(&n) => Ok(Some(n as u32)),
-        _ => Err(Error::invalid("maxRetries", "range", "`maxRetries` must be a whole number from 0 to 10")),
+        _ => Err(Error::invalid(
+            "maxRetries",
+            "range",
+            "`maxRetries` must be a whole number from 0 to 10",
+        )),
     }
 }
 
@@ -157,7 +187,11 @@ fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
         return Ok(Vec::new());
     }
     if !v.is_object() {
-        return Err(Error::invalid("headers", "type", "`headers` must be an object of header names to strings"));
+        return Err(Error::invalid(
+            "headers",
+            "type",
+            "`headers` must be an object of header names to strings",
+        ));
     }
     let mut out = Vec::new();
     for entry in Object::entries(&Object::from(v.clone())).iter() {
@@ -167,7 +201,11 @@ fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
             Some(value) => out.push((name, value)),
             None if value.is_undefined() => {}
             None => {
-                return Err(Error::invalid("headers", "type", format!("header `{name}` must have a string value")));
+                return Err(Error::invalid(
+                    "headers",
+                    "type",
+                    format!("header `{name}` must have a string value"),
+                ));
             }
         }
     }
@@ -189,12 +227,22 @@ impl CallOptions {
             return Ok(CallOptions::default());
         }
         if !v.is_object() {
-            return Err(Error::invalid("options", "type", "call options must be an object like { signal, timeoutMs }"));
+            return Err(Error::invalid(
+                "options",
+                "type",
+                "call options must be an object like { signal, timeoutMs }",
+            ));
         }
         let signal = match get(v, "signal") {
             s if s.is_undefined() || s.is_null() => None,
             s if get(&s, "aborted").as_bool().is_some() => Some(s.unchecked_into::<AbortSignal>()),
-            _ => return Err(Error::invalid("signal", "type", "`signal` must be an AbortSignal")),
+            _ => {
+                return Err(Error::invalid(
+                    "signal",
+                    "type",
+                    "`signal` must be an AbortSignal",
+                ))
+            }
         };
         Ok(CallOptions {
             signal,

@@ -33,11 +33,15 @@ pub fn prop(v: &JsValue, key: &str) -> JsValue {
 }
 
 pub fn prop_str(v: &JsValue, key: &str) -> String {
-    prop(v, key).as_string().unwrap_or_else(|| panic!("`{key}` is not a string in {}", show(v)))
+    prop(v, key)
+        .as_string()
+        .unwrap_or_else(|| panic!("`{key}` is not a string in {}", show(v)))
 }
 
 pub fn show(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).map(String::from).unwrap_or_else(|_| format!("{v:?}"))
+    js_sys::JSON::stringify(v)
+        .map(String::from)
+        .unwrap_or_else(|_| format!("{v:?}"))
 }
 
 /// A tag unique to one test: sent as `X-Emulator-Tag`, it filters the emulator's request log.
@@ -62,11 +66,14 @@ pub fn client(tag: &str) -> Client {
 }
 
 pub fn client_with(tag: &str, extra: serde_json::Value) -> Client {
-    Client::new(Some(options(tag, extra).unchecked_into())).unwrap_or_else(|e| panic!("client: {}", show(&e)))
+    Client::new(Some(options(tag, extra).unchecked_into()))
+        .unwrap_or_else(|e| panic!("client: {}", show(&e)))
 }
 
 pub async fn ok(p: Promise) -> JsValue {
-    JsFuture::from(p).await.unwrap_or_else(|e| panic!("expected success, got {} ({})", show(&e), message(&e)))
+    JsFuture::from(p)
+        .await
+        .unwrap_or_else(|e| panic!("expected success, got {} ({})", show(&e), message(&e)))
 }
 
 pub async fn err(p: Promise) -> JsValue {
@@ -82,54 +89,107 @@ pub fn message(e: &JsValue) -> String {
 
 /// Asserts the error's class (`name`), and that it is a real `Error`.
 pub fn assert_class(e: &JsValue, name: &str) {
-    assert!(e.is_instance_of::<js_sys::Error>(), "not an Error: {}", show(e));
+    assert!(
+        e.is_instance_of::<js_sys::Error>(),
+        "not an Error: {}",
+        show(e)
+    );
     assert_eq!(prop_str(e, "name"), name, "{}", message(e));
 }
 
-async fn fetch_json(method: &str, url: &str, body: Option<serde_json::Value>, key: Option<&str>) -> JsValue {
-    let init = js(serde_json::json!({ "method": method, "headers": { "Content-Type": "application/json" } }));
+async fn fetch_json(
+    method: &str,
+    url: &str,
+    body: Option<serde_json::Value>,
+    key: Option<&str>,
+) -> JsValue {
+    let init = js(
+        serde_json::json!({ "method": method, "headers": { "Content-Type": "application/json" } }),
+    );
     if let Some(b) = body {
         Reflect::set(&init, &"body".into(), &JsValue::from_str(&b.to_string())).unwrap();
     }
     if let Some(k) = key {
-        Reflect::set(&prop(&init, "headers"), &"Authorization".into(), &format!("Bearer {k}").into()).unwrap();
+        Reflect::set(
+            &prop(&init, "headers"),
+            &"Authorization".into(),
+            &format!("Bearer {k}").into(),
+        )
+        .unwrap();
     }
     let fetch: Function = prop(&js_sys::global(), "fetch").unchecked_into();
-    let resp = JsFuture::from(fetch.call2(&JsValue::UNDEFINED, &url.into(), &init).unwrap().unchecked_into::<Promise>())
-        .await
-        .unwrap();
+    let resp = JsFuture::from(
+        fetch
+            .call2(&JsValue::UNDEFINED, &url.into(), &init)
+            .unwrap()
+            .unchecked_into::<Promise>(),
+    )
+    .await
+    .unwrap();
     let json: Function = prop(&resp, "json").unchecked_into();
-    JsFuture::from(json.call0(&resp).unwrap().unchecked_into::<Promise>()).await.unwrap()
+    JsFuture::from(json.call0(&resp).unwrap().unchecked_into::<Promise>())
+        .await
+        .unwrap()
 }
 
 /// `{requests, tasksCreated}` of the requests tagged `tag`.
 pub async fn stats(tag: &str) -> (u32, u32) {
-    let s = fetch_json("GET", &format!("{MUSIC}/_emulator/stats?tag={tag}"), None, None).await;
-    (prop(&s, "requests").as_f64().unwrap() as u32, prop(&s, "tasksCreated").as_f64().unwrap() as u32)
+    let s = fetch_json(
+        "GET",
+        &format!("{MUSIC}/_emulator/stats?tag={tag}"),
+        None,
+        None,
+    )
+    .await;
+    (
+        prop(&s, "requests").as_f64().unwrap() as u32,
+        prop(&s, "tasksCreated").as_f64().unwrap() as u32,
+    )
 }
 
 /// The request log of `tag`, oldest first.
 pub async fn requests(tag: &str) -> Vec<JsValue> {
-    let log = fetch_json("GET", &format!("{MUSIC}/_emulator/requests?tag={tag}"), None, None).await;
-    js_sys::Array::from(&prop(&log, "requests")).iter().collect()
+    let log = fetch_json(
+        "GET",
+        &format!("{MUSIC}/_emulator/requests?tag={tag}"),
+        None,
+        None,
+    )
+    .await;
+    js_sys::Array::from(&prop(&log, "requests"))
+        .iter()
+        .collect()
 }
 
 /// Arms the next `times` requests tagged `tag` (of `ops`, or all) to answer `code` or to be delayed.
 pub async fn arm_fault(tag: &str, fault: serde_json::Value) {
     let mut body = fault;
     body["tag"] = serde_json::Value::String(tag.to_owned());
-    fetch_json("POST", &format!("{MUSIC}/_emulator/faults"), Some(body), None).await;
+    fetch_json(
+        "POST",
+        &format!("{MUSIC}/_emulator/faults"),
+        Some(body),
+        None,
+    )
+    .await;
 }
 
 pub async fn set_credits(key: &str, credits: u64) {
-    fetch_json("POST", &format!("{MUSIC}/_emulator/credits"), Some(serde_json::json!({ "credits": credits })), Some(key))
-        .await;
+    fetch_json(
+        "POST",
+        &format!("{MUSIC}/_emulator/credits"),
+        Some(serde_json::json!({ "credits": credits })),
+        Some(key),
+    )
+    .await;
 }
 
 pub async fn sleep(ms: i32) {
     let p = Promise::new(&mut |resolve, _| {
         let set_timeout: Function = prop(&js_sys::global(), "setTimeout").unchecked_into();
-        set_timeout.call2(&JsValue::UNDEFINED, &resolve, &ms.into()).unwrap();
+        set_timeout
+            .call2(&JsValue::UNDEFINED, &resolve, &ms.into())
+            .unwrap();
     });
     JsFuture::from(p).await.unwrap();
 }

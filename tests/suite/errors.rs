@@ -6,7 +6,9 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn emulate(code: u32) -> Option<JsValue> {
-    Some(js(json!({ "headers": { "X-Emulate-Code": code.to_string() }, "maxRetries": 0 })))
+    Some(js(
+        json!({ "headers": { "X-Emulate-Code": code.to_string() }, "maxRetries": 0 }),
+    ))
 }
 
 #[wasm_bindgen_test]
@@ -30,9 +32,19 @@ async fn music_family_codes_map_to_kinds() {
         ))
         .await;
         assert_class(&e, "ApiError");
-        assert_eq!(prop(&e, "code").as_f64(), Some(f64::from(code)), "{}", message(&e));
+        assert_eq!(
+            prop(&e, "code").as_f64(),
+            Some(f64::from(code)),
+            "{}",
+            message(&e)
+        );
         assert_eq!(prop_str(&e, "kind"), kind, "code {code}: {}", message(&e));
-        assert!(prop(&e, "requestId").as_string().is_some_and(|r| !r.is_empty()), "requestId on {code}");
+        assert!(
+            prop(&e, "requestId")
+                .as_string()
+                .is_some_and(|r| !r.is_empty()),
+            "requestId on {code}"
+        );
         assert_eq!(prop(&e, "attempts").as_f64(), Some(1.0));
         assert!(message(&e).contains(&code.to_string()));
     }
@@ -57,7 +69,12 @@ async fn cover_family_codes_map_to_kinds() {
     ] {
         let e = err(client.get_cover(js(json!({ "taskId": "any" })), emulate(code))).await;
         assert_class(&e, "ApiError");
-        assert_eq!(prop_str(&e, "kind"), kind, "cover code {code}: {}", message(&e));
+        assert_eq!(
+            prop_str(&e, "kind"),
+            kind,
+            "cover code {code}: {}",
+            message(&e)
+        );
     }
 }
 
@@ -75,7 +92,7 @@ async fn real_service_errors_are_typed() {
         message(&e),
         show(&e),
         prop(&e, "stack").as_string().unwrap_or_default(),
-        String::from(js_sys::JsString::from(e.clone()))
+        String::from(wasm_bindgen::JsCast::unchecked_ref::<js_sys::Object>(&e).to_string())
     );
     assert!(!everything.contains(secret), "the key leaked: {everything}");
 
@@ -103,6 +120,16 @@ async fn real_service_errors_are_typed() {
 #[wasm_bindgen_test]
 async fn insufficient_credits_differ_per_family_and_create_nothing() {
     let t = tag("credits");
+    // A finished task of another key, so that the cover request names a real task.
+    let rich = client(&t);
+    let created = ok(rich.generate(
+        js(json!({ "customMode": false, "instrumental": true, "model": "V6", "callBackUrl": callback_url(&t), "prompt": "p" })),
+        None,
+    ))
+    .await;
+    let task_id = prop_str(&created, "taskId");
+    settle(|| rich.get_task(js(json!({ "taskId": task_id })), None)).await;
+    let before = stats(&t).await.1;
     set_credits(SPARE_KEY, 0).await;
     let client = client_with(&t, json!({ "apiKey": SPARE_KEY }));
     let e = err(client.generate(
@@ -112,9 +139,17 @@ async fn insufficient_credits_differ_per_family_and_create_nothing() {
     .await;
     assert_eq!(prop_str(&e, "kind"), "insufficient_credits");
     assert_eq!(prop(&e, "code").as_f64(), Some(429.0));
-    let e = err(client.generate_cover(js(json!({ "taskId": "t", "callBackUrl": callback_url(&t) })), None)).await;
+    let e = err(client.generate_cover(
+        js(json!({ "taskId": task_id, "callBackUrl": callback_url(&t) })),
+        None,
+    ))
+    .await;
     assert_eq!(prop_str(&e, "kind"), "insufficient_credits");
     assert_eq!(prop(&e, "code").as_f64(), Some(402.0));
-    assert_eq!(stats(&t).await.1, 0);
+    assert_eq!(
+        stats(&t).await.1,
+        before,
+        "no task was created without credits"
+    );
     set_credits(SPARE_KEY, 10_000).await;
 }

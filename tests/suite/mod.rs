@@ -1,8 +1,8 @@
 //! The client suite, shared by the Node and the Chromium test binaries.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-pub mod common;
 mod callbacks;
+pub mod common;
 mod errors;
 mod operations;
 mod retries;

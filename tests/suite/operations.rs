@@ -31,11 +31,29 @@ async fn generate_then_get_task_returns_typed_tracks() {
     let tracks = Array::from(&prop(&record, "tracks"));
     assert_eq!(tracks.length(), 2, "{}", show(&record));
     for track in tracks.iter() {
-        for field in ["id", "audioUrl", "streamAudioUrl", "imageUrl", "title", "tags", "createTime"] {
-            assert!(prop(&track, field).as_string().is_some_and(|s| !s.is_empty()), "{field} in {}", show(&track));
+        for field in [
+            "id",
+            "audioUrl",
+            "streamAudioUrl",
+            "imageUrl",
+            "title",
+            "tags",
+            "createTime",
+        ] {
+            assert!(
+                prop(&track, field)
+                    .as_string()
+                    .is_some_and(|s| !s.is_empty()),
+                "{field} in {}",
+                show(&track)
+            );
         }
         assert!(prop(&track, "duration").as_f64().is_some_and(|d| d > 0.0));
-        assert!(prop(&track, "audio_url").is_undefined(), "snake_case leaked: {}", show(&track));
+        assert!(
+            prop(&track, "audio_url").is_undefined(),
+            "snake_case leaked: {}",
+            show(&track)
+        );
         // ISO 8601 whatever format the service used.
         assert_eq!(prop_str(&track, "createTime").as_bytes()[10], b'T');
     }
@@ -67,34 +85,49 @@ async fn every_other_operation_succeeds() {
         assert!(Array::from(&prop(&done, "tracks")).length() >= 1, "{name}");
     }
 
-    let boosted = ok(client.boost_style(js(json!({ "content": "warm lo-fi with vinyl crackle" })), None)).await;
+    let boosted = ok(client.boost_style(
+        js(json!({ "content": "warm lo-fi with vinyl crackle" })),
+        None,
+    ))
+    .await;
     assert!(!prop_str(&boosted, "result").is_empty());
     assert_eq!(prop_str(&boosted, "state"), "succeeded");
 
     let credits = ok(client.get_credits(JsValue::UNDEFINED, None)).await;
     assert!(prop(&credits, "credits").as_f64().is_some_and(|c| c > 0.0));
 
-    let cover = ok(client.generate_cover(js(json!({ "taskId": task_id, "callBackUrl": cb })), None)).await;
+    let cover =
+        ok(client.generate_cover(js(json!({ "taskId": task_id, "callBackUrl": cb })), None)).await;
     let cover_id = prop_str(&cover, "taskId");
     let cover = settle(|| client.get_cover(js(json!({ "taskId": cover_id })), None)).await;
     assert_eq!(prop_str(&cover, "state"), "succeeded");
     assert_eq!(prop(&cover, "successFlag").as_f64(), Some(1.0));
     assert_eq!(Array::from(&prop(&cover, "images")).length(), 2);
 
-    let wav = ok(client.convert_to_wav(js(json!({ "taskId": task_id, "audioId": audio_id, "callBackUrl": cb })), None)).await;
+    let wav = ok(client.convert_to_wav(
+        js(json!({ "taskId": task_id, "audioId": audio_id, "callBackUrl": cb })),
+        None,
+    ))
+    .await;
     let wav_id = prop_str(&wav, "taskId");
     let wav = settle(|| client.get_wav(js(json!({ "taskId": wav_id })), None)).await;
     assert_eq!(prop_str(&wav, "successFlag"), "SUCCESS");
     assert!(prop_str(&prop(&wav, "response"), "audioWavUrl").starts_with("http"));
 
-    let lyrics = ok(client.generate_lyrics(js(json!({ "prompt": "a song about the sea", "callBackUrl": cb })), None)).await;
+    let lyrics = ok(client.generate_lyrics(
+        js(json!({ "prompt": "a song about the sea", "callBackUrl": cb })),
+        None,
+    ))
+    .await;
     let lyrics_id = prop_str(&lyrics, "taskId");
     let lyrics = settle(|| client.get_lyrics(js(json!({ "taskId": lyrics_id })), None)).await;
     assert_eq!(prop_str(&lyrics, "state"), "succeeded");
     let first = Array::from(&prop(&lyrics, "lyrics")).get(0);
     assert!(!prop_str(&first, "text").is_empty());
 
-    let aligned = ok(client.get_timestamped_lyrics(js(json!({ "taskId": task_id, "musicIndex": 0 })), None)).await;
+    let aligned =
+        ok(client.get_timestamped_lyrics(js(json!({ "taskId": task_id, "musicIndex": 0 })), None))
+            .await;
     assert!(Array::from(&prop(&aligned, "alignedWords")).length() > 0);
     assert!(Array::is_array(&prop(&aligned, "waveformData")));
 
@@ -105,7 +138,11 @@ async fn every_other_operation_succeeds() {
     assert!(prop_str(&prop(&sep, "response"), "vocalUrl").starts_with("http"));
     assert!(prop_str(&prop(&sep, "response"), "instrumentalUrl").starts_with("http"));
 
-    let video = ok(client.generate_video(js(json!({ "taskId": task_id, "audioId": audio_id, "callBackUrl": cb, "author": "me" })), None)).await;
+    let video = ok(client.generate_video(
+        js(json!({ "taskId": task_id, "audioId": audio_id, "callBackUrl": cb, "author": "me" })),
+        None,
+    ))
+    .await;
     let video_id = prop_str(&video, "taskId");
     let video = settle(|| client.get_video(js(json!({ "taskId": video_id })), None)).await;
     assert_eq!(prop_str(&video, "state"), "succeeded");

@@ -54,69 +54,292 @@ async fn every_rule_is_refused_client_side_with_nothing_sent() {
     let words = |n: usize| Value::String(vec!["word"; n].join(" "));
 
     let cases: Vec<(&str, Value, &str, &str)> = vec![
-        ("addInstrumental", with(&add_instrumental, json!({ "uploadUrl": null })), "uploadUrl", "required"),
-        ("addInstrumental", with(&add_instrumental, json!({ "title": null })), "title", "required"),
-        ("addInstrumental", with(&add_instrumental, json!({ "negativeTags": null })), "negativeTags", "required"),
-        ("addInstrumental", with(&add_instrumental, json!({ "tags": null })), "tags", "required"),
-        ("addInstrumental", with(&add_instrumental, json!({ "callBackUrl": null })), "callBackUrl", "required"),
-        ("addInstrumental", with(&add_instrumental, json!({ "lyrics": long(5001) })), "lyrics", "max_length"),
-        ("addInstrumental", with(&add_instrumental, json!({ "lyrics": long(5001), "model": "V6_WILD" })), "lyrics", "max_length"),
-        ("addInstrumental", with(&add_instrumental, json!({ "vocalGender": "x" })), "vocalGender", "one_of"),
-        ("addInstrumental", with(&add_instrumental, json!({ "styleWeight": 1.5 })), "styleWeight", "range"),
-        ("addInstrumental", with(&add_instrumental, json!({ "weirdnessConstraint": 0.123 })), "weirdnessConstraint", "step"),
-        ("addInstrumental", with(&add_instrumental, json!({ "audioWeight": -0.1 })), "audioWeight", "range"),
-        ("addInstrumental", with(&add_instrumental, json!({ "audioWeight": "0.5" })), "audioWeight", "type"),
-        ("addInstrumental", with(&add_instrumental, json!({ "variety": 5 })), "variety", "range"),
-        ("addInstrumental", with(&add_instrumental, json!({ "variety": 1.5 })), "variety", "integer"),
-        ("addInstrumental", with(&add_instrumental, json!({ "model": "V7" })), "model", "one_of"),
-        ("addInstrumental", with(&add_instrumental, json!({ "uploadUrl": "ftp://example.com/a.mp3" })), "uploadUrl", "url"),
-        ("addInstrumental", with(&add_instrumental, json!({ "callBackUrl": "not a url" })), "callBackUrl", "url"),
-        ("addVocals", with(&add_vocals, json!({ "style": null })), "style", "required"),
-        ("addVocals", with(&add_vocals, json!({ "prompt": "" })), "prompt", "required"),
-        ("addVocals", with(&add_vocals, json!({ "styleWeight": 0.001 })), "styleWeight", "step"),
-        ("extend", with(&extend, json!({ "prompt": null })), "prompt", "required"),
-        ("extend", with(&extend, json!({ "style": null })), "style", "required"),
-        ("extend", with(&extend, json!({ "title": null })), "title", "required"),
-        ("extend", with(&extend, json!({ "prompt": long(3001) })), "prompt", "max_length"),
-        ("extend", with(&extend, json!({ "style": long(201) })), "style", "max_length"),
-        ("extend", with(&extend, json!({ "title": long(81) })), "title", "max_length"),
-        ("extend", with(&extend, json!({ "continueAt": 0 })), "continueAt", "range"),
-        ("extend", with(&extend, json!({ "audioId": null })), "audioId", "required"),
-        ("extend", with(&extend, json!({ "defaultParamFlag": "yes" })), "defaultParamFlag", "type"),
-        ("generate", with(&generate, json!({ "model": null })), "model", "required"),
-        ("generate", with(&generate, json!({ "customMode": null })), "customMode", "required"),
-        ("generate", with(&generate, json!({ "model": "V3" })), "model", "one_of"),
-        ("uploadCover", json!({ "customMode": false, "instrumental": true, "model": "V6", "callBackUrl": cb }), "uploadUrl", "required"),
-        ("uploadExtend", json!({ "uploadUrl": "https://e.com/a.mp3", "defaultParamFlag": true, "model": "V6", "callBackUrl": cb }), "continueAt", "required"),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "uploadUrl": null })),
+            "uploadUrl",
+            "required",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "title": null })),
+            "title",
+            "required",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "negativeTags": null })),
+            "negativeTags",
+            "required",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "tags": null })),
+            "tags",
+            "required",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "callBackUrl": null })),
+            "callBackUrl",
+            "required",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "lyrics": long(5001) })),
+            "lyrics",
+            "max_length",
+        ),
+        (
+            "addInstrumental",
+            with(
+                &add_instrumental,
+                json!({ "lyrics": long(5001), "model": "V6_WILD" }),
+            ),
+            "lyrics",
+            "max_length",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "vocalGender": "x" })),
+            "vocalGender",
+            "one_of",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "styleWeight": 1.5 })),
+            "styleWeight",
+            "range",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "weirdnessConstraint": 0.123 })),
+            "weirdnessConstraint",
+            "step",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "audioWeight": -0.1 })),
+            "audioWeight",
+            "range",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "audioWeight": "0.5" })),
+            "audioWeight",
+            "type",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "variety": 5 })),
+            "variety",
+            "range",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "variety": 1.5 })),
+            "variety",
+            "integer",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "model": "V7" })),
+            "model",
+            "one_of",
+        ),
+        (
+            "addInstrumental",
+            with(
+                &add_instrumental,
+                json!({ "uploadUrl": "ftp://example.com/a.mp3" }),
+            ),
+            "uploadUrl",
+            "url",
+        ),
+        (
+            "addInstrumental",
+            with(&add_instrumental, json!({ "callBackUrl": "not a url" })),
+            "callBackUrl",
+            "url",
+        ),
+        (
+            "addVocals",
+            with(&add_vocals, json!({ "style": null })),
+            "style",
+            "required",
+        ),
+        (
+            "addVocals",
+            with(&add_vocals, json!({ "prompt": "" })),
+            "prompt",
+            "required",
+        ),
+        (
+            "addVocals",
+            with(&add_vocals, json!({ "styleWeight": 0.001 })),
+            "styleWeight",
+            "step",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "prompt": null })),
+            "prompt",
+            "required",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "style": null })),
+            "style",
+            "required",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "title": null })),
+            "title",
+            "required",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "prompt": long(3001) })),
+            "prompt",
+            "max_length",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "style": long(201) })),
+            "style",
+            "max_length",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "title": long(81) })),
+            "title",
+            "max_length",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "continueAt": 0 })),
+            "continueAt",
+            "range",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "audioId": null })),
+            "audioId",
+            "required",
+        ),
+        (
+            "extend",
+            with(&extend, json!({ "defaultParamFlag": "yes" })),
+            "defaultParamFlag",
+            "type",
+        ),
+        (
+            "generate",
+            with(&generate, json!({ "model": null })),
+            "model",
+            "required",
+        ),
+        (
+            "generate",
+            with(&generate, json!({ "customMode": null })),
+            "customMode",
+            "required",
+        ),
+        (
+            "generate",
+            with(&generate, json!({ "model": "V3" })),
+            "model",
+            "one_of",
+        ),
+        (
+            "uploadCover",
+            json!({ "customMode": false, "instrumental": true, "model": "V6", "callBackUrl": cb }),
+            "uploadUrl",
+            "required",
+        ),
+        (
+            "uploadExtend",
+            json!({ "uploadUrl": "https://e.com/a.mp3", "defaultParamFlag": true, "model": "V6", "callBackUrl": cb }),
+            "continueAt",
+            "required",
+        ),
         ("boostStyle", json!({}), "content", "required"),
         ("getTask", json!({}), "taskId", "required"),
         ("getCover", json!({ "taskId": 42 }), "taskId", "type"),
-        ("generateCover", json!({ "taskId": "t" }), "callBackUrl", "required"),
-        ("convertToWav", json!({ "callBackUrl": cb }), "taskId", "dependency"),
-        ("generateLyrics", json!({ "prompt": words(201), "callBackUrl": cb }), "prompt", "max_words"),
-        ("getTimestampedLyrics", json!({ "taskId": "t", "musicIndex": 2 }), "musicIndex", "range"),
-        ("separateVocals", json!({ "taskId": "t", "audioId": "a", "callBackUrl": cb, "type": "karaoke" }), "type", "one_of"),
-        ("generateVideo", json!({ "taskId": "t", "audioId": "a", "callBackUrl": cb, "author": long(51) }), "author", "max_length"),
+        (
+            "generateCover",
+            json!({ "taskId": "t" }),
+            "callBackUrl",
+            "required",
+        ),
+        (
+            "convertToWav",
+            json!({ "callBackUrl": cb }),
+            "taskId",
+            "dependency",
+        ),
+        (
+            "generateLyrics",
+            json!({ "prompt": words(201), "callBackUrl": cb }),
+            "prompt",
+            "max_words",
+        ),
+        (
+            "getTimestampedLyrics",
+            json!({ "taskId": "t", "musicIndex": 2 }),
+            "musicIndex",
+            "range",
+        ),
+        (
+            "separateVocals",
+            json!({ "taskId": "t", "audioId": "a", "callBackUrl": cb, "type": "karaoke" }),
+            "type",
+            "one_of",
+        ),
+        (
+            "generateVideo",
+            json!({ "taskId": "t", "audioId": "a", "callBackUrl": cb, "author": long(51) }),
+            "author",
+            "max_length",
+        ),
     ];
     let count = cases.len();
     for (method, request, field, rule) in cases {
         let e = err(call(&client, method, js(request))).await;
         assert_class(&e, "ValidationError");
         assert_eq!(prop_str(&e, "field"), field, "{method}: {}", message(&e));
-        assert_eq!(prop_str(&e, "rule"), rule, "{method} {field}: {}", message(&e));
+        assert_eq!(
+            prop_str(&e, "rule"),
+            rule,
+            "{method} {field}: {}",
+            message(&e)
+        );
         assert_eq!(prop_str(&e, "kind"), "validation");
-        assert!(message(&e).contains(field), "the message names the field: {}", message(&e));
+        assert!(
+            message(&e).contains(field),
+            "the message names the field: {}",
+            message(&e)
+        );
         assert_eq!(prop(&e, "attempts").as_f64(), Some(0.0));
     }
     assert!(count >= 40);
-    assert_eq!(stats(&t).await, (0, 0), "validation failures must not reach the service");
+    assert_eq!(
+        stats(&t).await,
+        (0, 0),
+        "validation failures must not reach the service"
+    );
 }
 
 #[wasm_bindgen_test]
 async fn requests_that_are_not_objects_are_refused() {
     let t = tag("not-object");
     let client = client(&t);
-    for bad in [JsValue::from_str("taskId"), JsValue::NULL, JsValue::from_f64(1.0)] {
+    for bad in [
+        JsValue::from_str("taskId"),
+        JsValue::NULL,
+        JsValue::from_f64(1.0),
+    ] {
         let e = err(client.get_task(bad, None)).await;
         assert_class(&e, "ValidationError");
         assert_eq!(prop_str(&e, "field"), "request");
