@@ -196,7 +196,10 @@ fn attempt_error(operation: &str, failure: Failure, timeout_ms: f64) -> Error {
         Failure::Aborted => Error::aborted(operation),
         Failure::TimedOut => Error::new(
             Class::Timeout,
-            format!("{operation} got no answer within {timeout_ms} ms (per attempt)"),
+            format!(
+                "{operation} got no answer within {} ms (per attempt)",
+                tunesmith_protocol::num::fmt(timeout_ms)
+            ),
         ),
         Failure::Network(cause) => {
             let detail = get_string(&cause, "message").unwrap_or_default();

@@ -180,6 +180,6 @@ fn set(obj: &Object, key: &str, value: Option<JsValue>) {
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or_else(String::new, |f| {
-        f.to_uppercase().collect::<String>() + c.as_str()
+        f.to_ascii_uppercase().to_string() + c.as_str()
     })
 }

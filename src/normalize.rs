@@ -177,7 +177,7 @@ fn style_record(raw: &JsValue) -> JsValue {
     let flag = get(raw, "successFlag");
     let text = flag
         .as_string()
-        .or_else(|| flag.as_f64().map(|n| format!("{n}")))
+        .or_else(|| flag.as_f64().map(tunesmith_protocol::num::fmt))
         .unwrap_or_default();
     set_state(&out, state::from_style_flag(&text));
     out.into()

@@ -267,7 +267,7 @@ fn task_failed(kind: TaskKind, task_id: &str, record: JsValue) -> Error {
     let status = get(&record, kind.status_field());
     let status_text = status
         .as_string()
-        .or_else(|| status.as_f64().map(|n| format!("{n}")))
+        .or_else(|| status.as_f64().map(tunesmith_protocol::num::fmt))
         .unwrap_or_default();
     let error_message = get(&record, "errorMessage");
     let detail = error_message

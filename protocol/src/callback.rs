@@ -7,7 +7,7 @@
 use crate::rules::{Fields, RuleKind, ValidationError, Value};
 use crate::state::{Stage, TaskState};
 use crate::waiter::TaskKind;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, VecDeque};
 
 /// What a callback body says, once classified; the client adds the family's payload beside it.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,7 +166,9 @@ pub struct Deduper {
     capacity: usize,
     tick: u64,
     seen: HashMap<String, u64>,
-    by_age: BTreeMap<u64, String>,
+    /// Keys in order of use, with the tick of that use; entries whose tick is no longer the key's
+    /// latest are stale and skipped. A queue rather than a BTreeMap keeps the wasm smaller.
+    by_age: VecDeque<(u64, String)>,
 }
 
 impl Deduper {
@@ -178,7 +180,7 @@ impl Deduper {
             capacity: capacity.max(1),
             tick: 0,
             seen: HashMap::new(),
-            by_age: BTreeMap::new(),
+            by_age: VecDeque::new(),
         }
     }
 
@@ -199,31 +201,38 @@ impl Deduper {
     pub fn is_new(&mut self, key: &str) -> bool {
         self.tick += 1;
         if let Some(age) = self.seen.get_mut(key) {
-            self.by_age.remove(age);
             *age = self.tick;
-            self.by_age.insert(self.tick, key.to_owned());
+            self.by_age.push_back((self.tick, key.to_owned()));
+            self.compact();
             return false;
         }
         while self.seen.len() >= self.capacity {
-            let Some((_, oldest)) = self.by_age.pop_first() else {
+            let Some((tick, oldest)) = self.by_age.pop_front() else {
                 break;
             };
-            self.seen.remove(&oldest);
+            if self.seen.get(&oldest) == Some(&tick) {
+                self.seen.remove(&oldest);
+            }
         }
         self.seen.insert(key.to_owned(), self.tick);
-        self.by_age.insert(self.tick, key.to_owned());
+        self.by_age.push_back((self.tick, key.to_owned()));
+        self.compact();
         true
+    }
+
+    /// Drops stale queue entries once they outnumber the live ones, so memory stays bounded.
+    fn compact(&mut self) {
+        if self.by_age.len() > 2 * self.capacity {
+            let seen = &self.seen;
+            self.by_age
+                .retain(|(tick, key)| seen.get(key) == Some(tick));
+        }
     }
 
     /// Forgets `key`, so that its next delivery is new again (for a handler whose work failed).
     pub fn forget(&mut self, key: &str) -> bool {
-        match self.seen.remove(key) {
-            Some(age) => {
-                self.by_age.remove(&age);
-                true
-            }
-            None => false,
-        }
+        // Its queue entries become stale and are skipped or compacted away.
+        self.seen.remove(key).is_some()
     }
 }
 

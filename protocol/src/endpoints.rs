@@ -78,12 +78,21 @@ pub const MAX_EXTEND_PROMPT: usize = 3000;
 pub const MAX_EXTEND_STYLE: usize = 200;
 pub const MAX_EXTEND_TITLE: usize = 80;
 
+/// Documentation text, kept only with the `docs` feature (the emulator's OpenAPI document): the wasm
+/// client leaves it out, which saves some kilobytes of strings it would never show.
+const fn docs(text: &'static str) -> &'static str {
+    if cfg!(feature = "docs") {
+        text
+    } else {
+        ""
+    }
+}
 const fn req(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
         required: true,
         kind,
-        doc,
+        doc: docs(doc),
     }
 }
 const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
@@ -91,7 +100,7 @@ const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
         name,
         required: false,
         kind,
-        doc,
+        doc: docs(doc),
     }
 }
 const TEXT: Kind = Kind::Text { max: None };
@@ -141,7 +150,7 @@ const FILE_NAME: FieldRule = opt(
 static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::Generate, name: "generate", method: Method::Post, host: Host::Music, path: "/api/v1/generate",
-        family: Family::Music, creates_task: true, summary: "Generate music (2 tracks)",
+        family: Family::Music, creates_task: true, summary: docs("Generate music (2 tracks)"),
         fields: &[
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
             req("instrumental", Kind::Bool, "true: no vocals"),
@@ -155,7 +164,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::Extend, name: "extend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/extend",
-        family: Family::Music, creates_task: true, summary: "Extend a generated track",
+        family: Family::Music, creates_task: true, summary: docs("Extend a generated track"),
         fields: &[
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (prompt, style, title, continueAt); false: taken from the source audio"),
             AUDIO_ID, CALLBACK, MODEL,
@@ -167,7 +176,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::UploadCover, name: "uploadCover", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-cover",
-        family: Family::Music, creates_task: true, summary: "Cover an uploaded audio in a new style",
+        family: Family::Music, creates_task: true, summary: docs("Cover an uploaded audio in a new style"),
         fields: &[
             UPLOAD_URL,
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
@@ -179,7 +188,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::UploadExtend, name: "uploadExtend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-extend",
-        family: Family::Music, creates_task: true, summary: "Extend an uploaded audio",
+        family: Family::Music, creates_task: true, summary: docs("Extend an uploaded audio"),
         fields: &[
             UPLOAD_URL,
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (continueAt required); false: defaults"),
@@ -191,7 +200,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::AddInstrumental, name: "addInstrumental", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-instrumental",
-        family: Family::Music, creates_task: true, summary: "Generate an accompaniment for an uploaded vocal or melody",
+        family: Family::Music, creates_task: true, summary: docs("Generate an accompaniment for an uploaded vocal or melody"),
         fields: &[
             UPLOAD_URL,
             req("title", TEXT, "Title of the generated track"),
@@ -206,7 +215,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::AddVocals, name: "addVocals", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-vocals",
-        family: Family::Music, creates_task: true, summary: "Layer generated vocals over an uploaded instrumental",
+        family: Family::Music, creates_task: true, summary: docs("Layer generated vocals over an uploaded instrumental"),
         fields: &[
             UPLOAD_URL, CALLBACK,
             req("prompt", TEXT, "Lyrical concept or mood"),
@@ -219,48 +228,48 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::BoostStyle, name: "boostStyle", method: Method::Post, host: Host::Music, path: "/api/v1/style/generate",
-        family: Family::Music, creates_task: false, summary: "Boost a style description (answers at once; tied to V4_5)",
+        family: Family::Music, creates_task: false, summary: docs("Boost a style description (answers at once; tied to V4_5)"),
         fields: &[req("content", TEXT, "Style description; may be a conversational, detailed prompt")],
     },
     Endpoint {
         op: Op::GetTask, name: "getTask", method: Method::Get, host: Host::Music, path: "/api/v1/generate/record-info",
-        family: Family::Music, creates_task: false, summary: "Status and tracks of a music task", fields: &[TASK_ID],
+        family: Family::Music, creates_task: false, summary: docs("Status and tracks of a music task"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GetCredits, name: "getCredits", method: Method::Get, host: Host::Music, path: "/api/v1/generate/credit",
-        family: Family::Music, creates_task: false, summary: "Remaining credits of the key", fields: &[],
+        family: Family::Music, creates_task: false, summary: docs("Remaining credits of the key"), fields: &[],
     },
     Endpoint {
         op: Op::GenerateCover, name: "generateCover", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/cover/generate",
-        family: Family::Cover, creates_task: true, summary: "Generate cover images (normally 2) for a music task",
+        family: Family::Cover, creates_task: true, summary: docs("Generate cover images (normally 2) for a music task"),
         fields: &[req("taskId", TEXT, "Id of the music task"), CALLBACK],
     },
     Endpoint {
         op: Op::GetCover, name: "getCover", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/cover/record-info",
-        family: Family::Cover, creates_task: false, summary: "Status and images of a cover task", fields: &[TASK_ID],
+        family: Family::Cover, creates_task: false, summary: docs("Status and images of a cover task"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::ConvertToWav, name: "convertToWav", method: Method::Post, host: Host::Music, path: "/api/v1/wav/generate",
-        family: Family::Music, creates_task: true, summary: "Convert a track to WAV (one of taskId or audioId)",
+        family: Family::Music, creates_task: true, summary: docs("Convert a track to WAV (one of taskId or audioId)"),
         fields: &[opt("taskId", TEXT, "Music task of the track"), opt("audioId", TEXT, "Id of the track"), CALLBACK_OPT],
     },
     Endpoint {
         op: Op::GetWav, name: "getWav", method: Method::Get, host: Host::Music, path: "/api/v1/wav/record-info",
-        family: Family::Music, creates_task: false, summary: "Status and URL of a WAV conversion", fields: &[TASK_ID],
+        family: Family::Music, creates_task: false, summary: docs("Status and URL of a WAV conversion"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GenerateLyrics, name: "generateLyrics", method: Method::Post, host: Host::Music, path: "/api/v1/lyrics",
-        family: Family::Music, creates_task: true, summary: "Write lyrics from a prompt",
+        family: Family::Music, creates_task: true, summary: docs("Write lyrics from a prompt"),
         fields: &[req("prompt", Kind::Words { max_words: 200 }, "What the lyrics are about; at most 200 words"), CALLBACK],
     },
     Endpoint {
         op: Op::GetLyrics, name: "getLyrics", method: Method::Get, host: Host::Music, path: "/api/v1/lyrics/record-info",
-        family: Family::Music, creates_task: false, summary: "Status and texts of a lyrics task", fields: &[TASK_ID],
+        family: Family::Music, creates_task: false, summary: docs("Status and texts of a lyrics task"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GetTimestampedLyrics, name: "getTimestampedLyrics", method: Method::Post, host: Host::Music,
         path: "/api/v1/generate/get-timestamped-lyrics", family: Family::Music, creates_task: false,
-        summary: "Lyrics aligned to the audio, word by word (answers at once)",
+        summary: docs("Lyrics aligned to the audio, word by word (answers at once)"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"),
             opt("audioId", TEXT, "Track id; wins over musicIndex"),
@@ -269,7 +278,7 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::SeparateVocals, name: "separateVocals", method: Method::Post, host: Host::Music, path: "/api/v1/vocal-removal/generate",
-        family: Family::Music, creates_task: true, summary: "Separate vocals and instruments into stems",
+        family: Family::Music, creates_task: true, summary: docs("Separate vocals and instruments into stems"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("type", Kind::OneOf(SEPARATION_TYPES), "separate_vocal (default, 2 stems) or split_stem (up to 12 stems)"),
@@ -278,11 +287,11 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetVocalSeparation, name: "getVocalSeparation", method: Method::Get, host: Host::Music,
         path: "/api/v1/vocal-removal/record-info", family: Family::Music, creates_task: false,
-        summary: "Status and stems of a vocal separation", fields: &[TASK_ID],
+        summary: docs("Status and stems of a vocal separation"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GenerateVideo, name: "generateVideo", method: Method::Post, host: Host::Music, path: "/api/v1/mp4/generate",
-        family: Family::Music, creates_task: true, summary: "Make a music video of a track",
+        family: Family::Music, creates_task: true, summary: docs("Make a music video of a track"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("author", Kind::Text { max: Some(50) }, "Shown in the video; at most 50 characters"),
@@ -291,21 +300,21 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetVideo, name: "getVideo", method: Method::Get, host: Host::Music, path: "/api/v1/mp4/record-info",
-        family: Family::Music, creates_task: false, summary: "Status and URL of a music video", fields: &[TASK_ID],
+        family: Family::Music, creates_task: false, summary: docs("Status and URL of a music video"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::UploadFromUrl, name: "uploadFromUrl", method: Method::Post, host: Host::Upload, path: "/api/file-url-upload",
-        family: Family::Upload, creates_task: false, summary: "Store a remote file (downloaded within 30 s; at most 100 MB recommended)",
+        family: Family::Upload, creates_task: false, summary: docs("Store a remote file (downloaded within 30 s; at most 100 MB recommended)"),
         fields: &[req("fileUrl", Kind::Url, "Public http or https URL of the file"), UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadStream, name: "uploadFile", method: Method::Post, host: Host::Upload, path: "/api/file-stream-upload",
-        family: Family::Upload, creates_task: false, summary: "Store a file sent as multipart/form-data (`file`)",
+        family: Family::Upload, creates_task: false, summary: docs("Store a file sent as multipart/form-data (`file`)"),
         fields: &[UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadBase64, name: "uploadBase64", method: Method::Post, host: Host::Upload, path: "/api/file-base64-upload",
-        family: Family::Upload, creates_task: false, summary: "Store a file sent as Base64 text or a data URL (at most 10 MB)",
+        family: Family::Upload, creates_task: false, summary: docs("Store a file sent as Base64 text or a data URL (at most 10 MB)"),
         fields: &[req("base64Data", TEXT, "Bare Base64 or `data:<mime>;base64,<data>`"), UPLOAD_PATH, FILE_NAME],
     },
 ];
@@ -436,7 +445,7 @@ fn check_continue_at(fields: &(impl Fields + ?Sized)) -> Result<(), ValidationEr
         Value::Num(n) if n <= 0.0 => Err(ValidationError::new(
             "continueAt",
             RuleKind::Range,
-            format!("must be above 0 seconds (got {n})"),
+            format!("must be above 0 seconds (got {})", crate::num::fmt(n)),
         )),
         _ => Ok(()),
     }

@@ -6,6 +6,7 @@
 pub mod callback;
 pub mod codes;
 pub mod endpoints;
+pub mod num;
 pub mod retry;
 pub mod rules;
 pub mod schedule;

@@ -57,12 +57,12 @@ pub fn retry_after_too_long(retry_after_ms: Option<u64>) -> bool {
 
 /// Reads `Retry-After` (whole or fractional seconds) or `retry-after-ms`; HTTP dates are not used by the service.
 pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>) -> Option<u64> {
-    if let Some(ms) = retry_after_ms.and_then(|v| v.trim().parse::<f64>().ok()) {
+    if let Some(ms) = retry_after_ms.and_then(crate::num::parse_decimal) {
         if ms.is_finite() && ms >= 0.0 {
             return Some(ms.round() as u64);
         }
     }
-    let secs = retry_after?.trim().parse::<f64>().ok()?;
+    let secs = crate::num::parse_decimal(retry_after?)?;
     (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
 }
 

@@ -1,5 +1,6 @@
 //! Declarative field rules and the one validator that checks them, for client and emulator alike.
 
+use crate::num;
 use std::fmt;
 
 /// A request field as the validator sees it, whatever holds the request (a JS object, a JSON value).
@@ -209,14 +210,14 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                 return Err(ValidationError::new(
                     name,
                     RuleKind::Integer,
-                    format!("must be a whole number (got {n})"),
+                    format!("must be a whole number (got {})", num::fmt(*n)),
                 ));
             }
             if *n < min as f64 || *n > max as f64 {
                 return Err(ValidationError::new(
                     name,
                     RuleKind::Range,
-                    format!("must be between {min} and {max} (got {n})"),
+                    format!("must be between {min} and {max} (got {})", num::fmt(*n)),
                 ));
             }
             Ok(())
@@ -266,7 +267,12 @@ fn check_number(
         return Err(ValidationError::new(
             name,
             RuleKind::Range,
-            format!("must be between {min} and {max} (got {n})"),
+            format!(
+                "must be between {} and {} (got {})",
+                num::fmt(min),
+                num::fmt(max),
+                num::fmt(n)
+            ),
         ));
     }
     if let Some(step) = step {
@@ -276,7 +282,11 @@ fn check_number(
             return Err(ValidationError::new(
                 name,
                 RuleKind::Step,
-                format!("must be a multiple of {step} (got {n})"),
+                format!(
+                    "must be a multiple of {} (got {})",
+                    num::fmt(step),
+                    num::fmt(n)
+                ),
             ));
         }
     }

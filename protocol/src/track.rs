@@ -13,7 +13,7 @@ pub fn camel_key(key: &str) -> Cow<'_, str> {
         if c == '_' {
             upper = !out.is_empty();
         } else if upper {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
             upper = false;
         } else {
             out.push(c);
