@@ -6,7 +6,7 @@ use crate::errors::Error;
 use crate::js::{get, is_plain_object, set, JsFields};
 use crate::normalize;
 use js_sys::{Array, Object, Uint8Array};
-use tunesmith_protocol::callback::{self, Callback, Deduper};
+use tunesmith_protocol::callback::{self, Callback};
 use tunesmith_protocol::rules::Fields;
 use tunesmith_protocol::state::Stage;
 use tunesmith_protocol::track::camel_key;
@@ -172,11 +172,18 @@ fn key_of(event: &JsValue) -> Result<String, Error> {
     }
 }
 
+/// Keys a deduper remembers by default: every stage of some thousands of tasks in flight.
+const DEFAULT_CAPACITY: usize = 10_000;
+
 /// Remembers which task stages a callback handler has seen, so that it acts on each once even when
 /// the service delivers it again. Bounded: the least recently seen keys are forgotten first.
+///
+/// The keys live in a JS `Map`, whose insertion order makes it an LRU (delete, then set again,
+/// moves a key to the back): no Rust hash map, which would add some 5 KB to the wasm.
 #[wasm_bindgen(skip_typescript)]
 pub struct CallbackDeduper {
-    seen: Deduper,
+    seen: js_sys::Map,
+    capacity: usize,
 }
 
 #[wasm_bindgen]
@@ -186,7 +193,7 @@ impl CallbackDeduper {
     pub fn new(options: Option<JsValue>) -> Result<CallbackDeduper, JsValue> {
         let max = get(&options.unwrap_or(JsValue::UNDEFINED), "maxEntries");
         let capacity = match max.as_f64() {
-            _ if max.is_undefined() || max.is_null() => Deduper::DEFAULT_CAPACITY,
+            _ if max.is_undefined() || max.is_null() => DEFAULT_CAPACITY,
             Some(n) if n.fract() == 0.0 && (1.0..=10_000_000.0).contains(&n) => n as usize,
             _ => {
                 return Err(Error::invalid(
@@ -198,26 +205,36 @@ impl CallbackDeduper {
             }
         };
         Ok(CallbackDeduper {
-            seen: Deduper::new(capacity),
+            seen: js_sys::Map::new(),
+            capacity,
         })
     }
 
     /// True the first time this family, task and stage is seen; false for a repeated delivery.
     #[wasm_bindgen(js_name = isNew)]
     pub fn is_new(&mut self, event: JsValue) -> Result<bool, JsValue> {
-        let key = key_of(&event).map_err(Error::into_js)?;
-        Ok(self.seen.is_new(&key))
+        let key = JsValue::from_str(&key_of(&event).map_err(Error::into_js)?);
+        // A repeat counts as recent use, so that a retried delivery keeps its key alive.
+        let seen = self.seen.delete(&key);
+        while !seen && self.seen.size() as usize >= self.capacity {
+            let Some(oldest) = self.seen.keys().next().ok().filter(|n| !n.done()) else {
+                break;
+            };
+            self.seen.delete(&oldest.value());
+        }
+        self.seen.set(&key, &JsValue::TRUE);
+        Ok(!seen)
     }
 
     /// Forgets an event, so that its next delivery counts as new (when handling it failed).
     pub fn forget(&mut self, event: JsValue) -> Result<bool, JsValue> {
         let key = key_of(&event).map_err(Error::into_js)?;
-        Ok(self.seen.forget(&key))
+        Ok(self.seen.delete(&JsValue::from_str(&key)))
     }
 
     /// How many keys are remembered.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> usize {
-        self.seen.len()
+        self.seen.size() as usize
     }
 }

@@ -7,7 +7,6 @@
 use crate::rules::{Fields, RuleKind, ValidationError, Value};
 use crate::state::{Stage, TaskState};
 use crate::waiter::TaskKind;
-use std::collections::{HashMap, VecDeque};
 
 /// What a callback body says, once classified; the client adds the family's payload beside it.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,88 +156,6 @@ const fn state_of(stage: Stage) -> TaskState {
         Stage::Text | Stage::First => TaskState::Running,
         Stage::Complete => TaskState::Succeeded,
         Stage::Error => TaskState::Failed,
-    }
-}
-
-/// Remembers the most recently seen keys, at most `capacity` of them (least recently seen go first).
-#[derive(Clone, Debug)]
-pub struct Deduper {
-    capacity: usize,
-    tick: u64,
-    seen: HashMap<String, u64>,
-    /// Keys in order of use, with the tick of that use; entries whose tick is no longer the key's
-    /// latest are stale and skipped. A queue rather than a BTreeMap keeps the wasm smaller.
-    by_age: VecDeque<(u64, String)>,
-}
-
-impl Deduper {
-    /// Enough for every stage of some thousands of tasks in flight, in well under a megabyte.
-    pub const DEFAULT_CAPACITY: usize = 10_000;
-
-    pub fn new(capacity: usize) -> Deduper {
-        Deduper {
-            capacity: capacity.max(1),
-            tick: 0,
-            seen: HashMap::new(),
-            by_age: VecDeque::new(),
-        }
-    }
-
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
-    }
-
-    /// True the first time `key` is seen (it is then remembered); false for a repeat, which also
-    /// counts as recent use so that a retried delivery keeps its key alive.
-    pub fn is_new(&mut self, key: &str) -> bool {
-        self.tick += 1;
-        if let Some(age) = self.seen.get_mut(key) {
-            *age = self.tick;
-            self.by_age.push_back((self.tick, key.to_owned()));
-            self.compact();
-            return false;
-        }
-        while self.seen.len() >= self.capacity {
-            let Some((tick, oldest)) = self.by_age.pop_front() else {
-                break;
-            };
-            if self.seen.get(&oldest) == Some(&tick) {
-                self.seen.remove(&oldest);
-            }
-        }
-        self.seen.insert(key.to_owned(), self.tick);
-        self.by_age.push_back((self.tick, key.to_owned()));
-        self.compact();
-        true
-    }
-
-    /// Drops stale queue entries once they outnumber the live ones, so memory stays bounded.
-    fn compact(&mut self) {
-        if self.by_age.len() > 2 * self.capacity {
-            let seen = &self.seen;
-            self.by_age
-                .retain(|(tick, key)| seen.get(key) == Some(tick));
-        }
-    }
-
-    /// Forgets `key`, so that its next delivery is new again (for a handler whose work failed).
-    pub fn forget(&mut self, key: &str) -> bool {
-        // Its queue entries become stale and are skipped or compacted away.
-        self.seen.remove(key).is_some()
-    }
-}
-
-impl Default for Deduper {
-    fn default() -> Self {
-        Deduper::new(Deduper::DEFAULT_CAPACITY)
     }
 }
 
@@ -431,23 +348,5 @@ mod tests {
             field(classify(&text_code, Some(&data), None)),
             Some("code".into())
         );
-    }
-
-    #[test]
-    fn deduper_is_bounded_and_least_recently_seen_goes_first() {
-        let mut d = Deduper::new(2);
-        assert!(d.is_new("a"));
-        assert!(d.is_new("b"));
-        assert!(!d.is_new("a"));
-        // "b" is now the least recently seen: it makes room for "c".
-        assert!(d.is_new("c"));
-        assert_eq!(d.len(), 2);
-        assert!(!d.is_new("a"));
-        assert!(d.is_new("b"));
-        assert!(d.forget("b"));
-        assert!(!d.forget("b"));
-        assert!(d.is_new("b"));
-        assert_eq!(Deduper::default().capacity(), Deduper::DEFAULT_CAPACITY);
-        assert_eq!(Deduper::new(0).capacity(), 1);
     }
 }
