@@ -73,8 +73,8 @@ pub fn run(opts: &Options) -> Result<()> {
     Ok(())
 }
 
-fn start(bin: &std::path::Path, stage_delay_ms: &str) -> Result<Emulator> {
-    let args: Vec<OsString> = [
+fn start(bin: &std::path::Path, stage_delay_ms: &str, extra: Vec<OsString>) -> Result<Emulator> {
+    let mut args: Vec<OsString> = [
         "--music-addr",
         "127.0.0.1:0",
         "--upload-addr",
@@ -91,6 +91,7 @@ fn start(bin: &std::path::Path, stage_delay_ms: &str) -> Result<Emulator> {
     .iter()
     .map(OsString::from)
     .collect();
+    args.extend(extra);
     Emulator::start(
         bin,
         Launch {
@@ -152,7 +153,7 @@ fn check_route(music: &str, path: &str) -> Result<serde_json::Value> {
 
 fn throughput(bin: &std::path::Path, seconds: u32) -> Result<()> {
     toolchain::wrk()?;
-    let emulator = start(bin, "50")?;
+    let emulator = start(bin, "50", Vec::new())?;
     let task = create_task(&emulator.music, "bench")?;
     let record_path = format!("/api/v1/generate/record-info?taskId={task}");
     // Benchmark the finished record (both tracks): what a poller reads most.
@@ -261,7 +262,7 @@ fn parse_vm_rss(status: &str) -> Option<u64> {
 
 fn memory(bin: &std::path::Path) -> Result<()> {
     // Stages an hour apart: every task stays in flight while we measure.
-    let emulator = start(bin, "3600000")?;
+    let emulator = start(bin, "3600000", Vec::new())?;
     std::thread::sleep(Duration::from_millis(500));
     let before = rss_bytes(emulator.pid())?;
     let started = Instant::now();
@@ -395,39 +396,12 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     let site = crate::target_dir().join("bench-site");
     package::stage_site(&site, Some(&pkg))?;
     let serves_page = emulator::supports(bin, "--www");
-    let mut args: Vec<OsString> = [
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--rate-limit",
-        "0",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    args.extend(
-        [
-            "--stage-delay-ms",
-            "100",
-            "--credits",
-            "10000000",
-            "--api-key",
-            BENCH_KEY,
-        ]
-        .map(OsString::from),
-    );
-    if serves_page {
-        args.extend([OsString::from("--www"), site.into()]);
-    }
-    let emulator = Emulator::start(
-        bin,
-        Launch {
-            args,
-            echo: false,
-            temp_data_dir: true,
-        },
-    )?;
+    let www: Vec<OsString> = if serves_page {
+        vec!["--www".into(), site.into()]
+    } else {
+        Vec::new()
+    };
+    let emulator = start(bin, "100", www)?;
     let env = script_env(&emulator, &pkg.dir, serves_page);
     let mut failed = Vec::new();
     for script in &scripts {

@@ -21,9 +21,19 @@ pub fn describe(cmd: &Command) -> String {
     let mut text = cmd.get_program().to_string_lossy().into_owned();
     for arg in cmd.get_args() {
         text.push(' ');
-        text.push_str(&arg.to_string_lossy());
+        text.push_str(&shell_quote(&arg.to_string_lossy()));
     }
     text
+}
+
+/// `arg` as a shell reads it back, so that an echoed command can be pasted into a terminal.
+fn shell_quote(arg: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,@%+".contains(c);
+    if !arg.is_empty() && arg.chars().all(plain) {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
 }
 
 /// Runs `cmd` with inherited output and fails unless it exits 0.
@@ -111,4 +121,24 @@ pub fn first_line(program: impl AsRef<OsStr>, args: &[&str]) -> Option<String> {
         .lines()
         .next()
         .map(|l| l.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quote;
+
+    #[test]
+    fn quotes_only_what_a_shell_would_split_or_expand() {
+        assert_eq!(shell_quote("--target=wasm32"), "--target=wasm32");
+        assert_eq!(
+            shell_quote("Authorization: Bearer k"),
+            "'Authorization: Bearer k'"
+        );
+        assert_eq!(
+            shell_quote("http://h:1/x?taskId=1"),
+            "'http://h:1/x?taskId=1'"
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
 }

@@ -325,25 +325,10 @@ impl Ctx {
         }
         self.summary.add(Env::WasmNode, node);
         self.summary.add(Env::WasmChromium, chromium);
-        let mut problems = Vec::new();
+        let mut problems = zero_runs(node_files.len(), node, browser_files.len(), chromium);
         if !status.success() || node.failed + chromium.failed > 0 {
-            problems.push(format!(
-                "{} wasm test(s) failed ({status})",
-                node.failed + chromium.failed
-            ));
-        }
-        // A suite configured for the other environment is skipped, not failed (TOOLCHAIN.md).
-        if !node_files.is_empty() && node.total() == 0 {
-            problems.push(format!(
-                "{} tests/node_*.rs file(s) but zero tests ran in Node",
-                node_files.len()
-            ));
-        }
-        if !browser_files.is_empty() && chromium.total() == 0 {
-            problems.push(format!(
-                "{} tests/browser_*.rs file(s) but zero tests ran in Chromium",
-                browser_files.len()
-            ));
+            let failed = node.failed + chromium.failed;
+            problems.insert(0, format!("{failed} wasm test(s) failed ({status})"));
         }
         if !problems.is_empty() {
             bail!("{}", problems.join("; "));
@@ -460,6 +445,28 @@ pub fn script_env(
         env.push(("TUNESMITH_SITE_URL", format!("{}/", emulator.music).into()));
     }
     env
+}
+
+/// An environment with test files that ran zero tests: a suite configured for the other
+/// environment is skipped, not failed (TOOLCHAIN.md), so only the count tells.
+fn zero_runs(
+    node_files: usize,
+    node: Counts,
+    browser_files: usize,
+    chromium: Counts,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if node_files > 0 && node.total() == 0 {
+        problems.push(format!(
+            "{node_files} tests/node_*.rs file(s) but zero tests ran in Node"
+        ));
+    }
+    if browser_files > 0 && chromium.total() == 0 {
+        problems.push(format!(
+            "{browser_files} tests/browser_*.rs file(s) but zero tests ran in Chromium"
+        ));
+    }
+    problems
 }
 
 /// A script's counts: its own closing line when it printed one, else the script as one test;
@@ -597,6 +604,19 @@ mod tests {
                 failed: 2
             }
         );
+    }
+
+    #[test]
+    fn an_environment_with_files_and_no_tests_run_is_a_problem() {
+        let none = Counts::default();
+        let some = Counts {
+            passed: 2,
+            failed: 0,
+        };
+        assert!(zero_runs(1, some, 1, some).is_empty());
+        assert!(zero_runs(0, none, 0, none).is_empty());
+        assert_eq!(zero_runs(1, some, 2, none).len(), 1);
+        assert_eq!(zero_runs(1, none, 1, none).len(), 2);
     }
 
     #[test]
