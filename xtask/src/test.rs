@@ -74,7 +74,8 @@ pub fn run(opts: &Options) -> Result<bool> {
         let name = step.name();
         println!("\n==== {name} ====");
         let started = Instant::now();
-        let outcome = match step {
+        // A panic in xtask itself is a failed stage too: the summary still gets printed.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match step {
             Step::Toolchain => toolchain_for(&stages),
             Step::Emulator => ctx.start_emulator(),
             Step::Stage(Stage::Lint) => lint(),
@@ -82,7 +83,8 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
-        }
+        }))
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
         if let Err(e) = &outcome {
             eprintln!("\nxtask: {name} failed: {e}");
