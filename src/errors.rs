@@ -38,8 +38,14 @@ impl Class {
 }
 
 /// Every failure of a client call. Holds no secret: the API key never enters an error.
+///
+/// Boxed, so that `Result<T, Error>` stays one pointer wide on the error side; the fields are
+/// reached through `Deref`.
 #[derive(Debug)]
-pub struct Error {
+pub struct Error(Box<Details>);
+
+#[derive(Debug)]
+pub struct Details {
     pub class: Class,
     pub message: String,
     pub kind: Option<ErrorKind>,
@@ -60,7 +66,7 @@ pub struct Error {
 
 impl Error {
     pub fn new(class: Class, message: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(Details {
             class,
             message: message.into(),
             kind: None,
@@ -75,7 +81,7 @@ impl Error {
             rule: None,
             cause: None,
             extra: Vec::new(),
-        }
+        }))
     }
 
     /// An option or argument of the client itself is wrong.
@@ -125,33 +131,47 @@ impl Error {
 
     /// Converts to the JavaScript error object that the Promise rejects with.
     pub fn into_js(self) -> JsValue {
+        let this = *self.0;
         let props = Object::new();
-        let kind = self.kind.map(ErrorKind::as_str).or(self.kind_text);
+        let kind = this.kind.map(ErrorKind::as_str).or(this.kind_text);
         set(&props, "kind", kind.map(JsValue::from));
         set(
             &props,
             "code",
-            self.code.map(|c| JsValue::from_f64(c as f64)),
+            this.code.map(|c| JsValue::from_f64(c as f64)),
         );
-        set(&props, "status", self.status.map(JsValue::from));
+        set(&props, "status", this.status.map(JsValue::from));
         set(
             &props,
             "requestId",
-            self.request_id.as_deref().map(JsValue::from),
+            this.request_id.as_deref().map(JsValue::from),
         );
         set(
             &props,
             "retryable",
-            Some(JsValue::from_bool(self.retryable)),
+            Some(JsValue::from_bool(this.retryable)),
         );
-        set(&props, "attempts", Some(JsValue::from(self.attempts)));
-        set(&props, "field", self.field.as_deref().map(JsValue::from));
-        set(&props, "rule", self.rule.map(JsValue::from));
-        set(&props, "cause", self.cause);
-        for (k, v) in self.extra {
+        set(&props, "attempts", Some(JsValue::from(this.attempts)));
+        set(&props, "field", this.field.as_deref().map(JsValue::from));
+        set(&props, "rule", this.rule.map(JsValue::from));
+        set(&props, "cause", this.cause);
+        for (k, v) in this.extra {
             set(&props, k, Some(v));
         }
-        make_error(self.class.js_name(), &self.message, &props)
+        make_error(this.class.js_name(), &this.message, &props)
+    }
+}
+
+impl std::ops::Deref for Error {
+    type Target = Details;
+    fn deref(&self) -> &Details {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut Details {
+        &mut self.0
     }
 }
 
