@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use tunesmith_protocol::wire::{CoverCallbackData, CoverRecord, CoverResponse, Envelope};
 use tunesmith_protocol::{Family, Op};
 
-use super::{complete_time, file_url, json_body, music_track, task_for_query, text, validate};
+use super::{complete_time, file_url, music_track, task_for_query, text, valid_body};
 use crate::envelope::{ok, ApiError};
 use crate::gate::Caller;
 use crate::tasks::{self, Kind, Task, GENERATING, SUCCESS};
@@ -27,11 +27,9 @@ pub async fn create(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::GenerateCover, &param)?;
+    let param = valid_body(Op::GenerateCover, body)?;
     let (parent, _) = music_track(&app, F, text(&param, "taskId"), None, 0)?;
-    let mut task = tasks::draft(&app, &caller, param)
-        .ok_or_else(|| ApiError::not_found(F, "Not a task operation"))?;
+    let mut task = tasks::draft(&app, &caller, param)?;
     task.parent_task = Some(parent.id.clone());
     tasks::create(&app, &caller, task)
 }

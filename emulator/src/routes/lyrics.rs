@@ -9,26 +9,22 @@ use axum::response::Response;
 use axum::Extension;
 use serde_json::{json, Value};
 use tunesmith_protocol::wire::{Envelope, Lyric, LyricsCallbackData, LyricsRecord, LyricsResponse};
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::Op;
 
 use super::music::param_string;
-use super::{json_body, task_for_query, text, validate};
+use super::{task_for_query, text, valid_body};
 use crate::envelope::{ok, ApiError};
 use crate::gate::Caller;
-use crate::tasks::{self, failure_of, is_failure, Kind, Task, SUCCESS};
+use crate::tasks::{self, failure_of, is_failure, Kind, Outcome, Task, SUCCESS};
 use crate::AppState;
-
-const F: Family = Family::Music;
 
 pub async fn create(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::GenerateLyrics, &param)?;
-    let task = tasks::draft(&app, &caller, param)
-        .ok_or_else(|| ApiError::not_found(F, "Not a task operation"))?;
+    let param = valid_body(Op::GenerateLyrics, body)?;
+    let task = tasks::draft(&app, &caller, param)?;
     tasks::create(&app, &caller, task)
 }
 
@@ -49,8 +45,11 @@ fn texts(task: &Task) -> Vec<Lyric> {
 }
 
 pub fn record(task: &Task, now: i64) -> LyricsRecord {
-    let status = task.status(now).to_owned();
-    let failure = is_failure(&status).then(|| failure_of(&status));
+    let Outcome {
+        status,
+        error_code,
+        error_message,
+    } = task.outcome(now);
     LyricsRecord {
         task_id: task.id.clone(),
         param: param_string(&task.param),
@@ -60,8 +59,8 @@ pub fn record(task: &Task, now: i64) -> LyricsRecord {
         }),
         status,
         kind: "LYRICS".into(),
-        error_code: failure.as_ref().map(|f| f.0),
-        error_message: failure.map(|f| f.1),
+        error_code,
+        error_message,
     }
 }
 

@@ -30,7 +30,8 @@ use tower_http::services::ServeDir;
 use tunesmith_protocol::{Family, Host, Op};
 
 use crate::envelope::ApiError;
-use crate::tasks::{Kind, Task};
+use crate::gate::Caller;
+use crate::tasks::{self, Kind, Task};
 use crate::AppState;
 
 /// JSON bodies of the music host are small; larger ones get a clean 413.
@@ -198,6 +199,16 @@ pub fn validate(op: Op, fields: &Map<String, Value>) -> Result<(), ApiError> {
         .map_err(|e| ApiError::invalid(op.endpoint().family, &e))
 }
 
+/// The JSON body of a call to `op`, checked against the protocol's rules for it.
+pub fn valid_body(
+    op: Op,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Map<String, Value>, ApiError> {
+    let param = json_body(op.endpoint().family, body)?;
+    validate(op, &param)?;
+    Ok(param)
+}
+
 pub fn text<'a>(fields: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
     fields
         .get(name)
@@ -258,6 +269,30 @@ pub fn music_track(
         ));
     }
     Ok((task, index))
+}
+
+/// Creates a task of `op` that works on one track of a music task (WAV, vocal separation, video):
+/// the track is named by `audioId`, else it is the first of `taskId`.
+pub fn create_track_job(
+    app: &AppState,
+    caller: &Caller,
+    op: Op,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let param = valid_body(op, body)?;
+    let family = op.endpoint().family;
+    let (parent, i) = music_track(
+        app,
+        family,
+        text(&param, "taskId"),
+        text(&param, "audioId"),
+        0,
+    )?;
+    let mut task = tasks::draft(app, caller, param)?;
+    task.parent_task = Some(parent.id.clone());
+    task.parent_audio = Some(parent.tracks[i].id.clone());
+    task.music_index = i as i64;
+    tasks::create(app, caller, task)
 }
 
 /// Public URL of a generated file.

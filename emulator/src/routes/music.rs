@@ -16,11 +16,13 @@ use tunesmith_protocol::wire::{
 };
 use tunesmith_protocol::{ErrorKind, Family, Op, RuleKind};
 
-use super::{file_url, json_body, music_track, task_for_query, text, validate};
+use super::{file_url, music_track, task_for_query, text, valid_body};
 use crate::envelope::{ok, ApiError};
 use crate::gate::Caller;
 use crate::store::fnv;
-use crate::tasks::{self, failure_of, is_failure, Kind, Task, TrackSpec, FIRST, SUCCESS, TEXT};
+use crate::tasks::{
+    self, failure_of, is_failure, Kind, Outcome, Task, TrackSpec, FIRST, SUCCESS, TEXT,
+};
 use crate::AppState;
 
 const F: Family = Family::Music;
@@ -31,10 +33,8 @@ pub async fn create(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(caller.op, &param)?;
-    let mut task = tasks::draft(&app, &caller, param)
-        .ok_or_else(|| ApiError::not_found(F, "Not a task operation"))?;
+    let param = valid_body(caller.op, body)?;
+    let mut task = tasks::draft(&app, &caller, param)?;
     let p = task.param.clone();
     let mut title = text(&p, "title").map(str::to_owned);
     let mut tags = text(&p, "style").or(text(&p, "tags")).map(str::to_owned);
@@ -160,13 +160,16 @@ fn tracks_at(app: &AppState, task: &Task, reached: usize) -> Vec<Track> {
 }
 
 pub fn record(app: &AppState, task: &Task, now: i64) -> MusicRecord {
-    let status = task.status(now).to_owned();
-    let failure = is_failure(&status).then(|| failure_of(&status));
+    let Outcome {
+        status,
+        error_code,
+        error_message,
+    } = task.outcome(now);
     let op_type = operation_type(&task.op);
     MusicRecord {
         task_id: task.id.clone(),
         parent_music_id: task.parent_audio.clone().unwrap_or_default(),
-        param: Value::Object(task.param.clone()).to_string(),
+        param: param_string(&task.param),
         response: MusicResponse {
             task_id: task.id.clone(),
             suno_data: tracks_at(app, task, task.reached(now)),
@@ -174,8 +177,8 @@ pub fn record(app: &AppState, task: &Task, now: i64) -> MusicRecord {
         status,
         kind: op_type.to_ascii_uppercase(),
         operation_type: op_type.to_owned(),
-        error_code: failure.as_ref().map(|f| f.0),
-        error_message: failure.map(|f| f.1),
+        error_code,
+        error_message,
         create_time: super::iso(task.created_ms),
     }
 }
@@ -229,8 +232,7 @@ pub async fn boost_style(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::BoostStyle, &param)?;
+    let param = valid_body(Op::BoostStyle, body)?;
     let cost = tasks::cost(Op::BoostStyle, &param);
     match app.credits.charge(&caller.key, cost) {
         Ok(true) => {}
@@ -266,8 +268,7 @@ pub async fn timestamped_lyrics(
     State(app): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::GetTimestampedLyrics, &param)?;
+    let param = valid_body(Op::GetTimestampedLyrics, body)?;
     let index = param.get("musicIndex").and_then(Value::as_u64).unwrap_or(0) as usize;
     let (task, i) = music_track(
         &app,

@@ -9,15 +9,13 @@ use axum::response::Response;
 use axum::Extension;
 use serde_json::{json, Value};
 use tunesmith_protocol::wire::{Envelope, VideoCallbackData, VideoRecord, VideoResponse};
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::Op;
 
-use super::{complete_time, file_url, json_body, music_track, task_for_query, text, validate};
+use super::{complete_time, create_track_job, file_url, task_for_query};
 use crate::envelope::{ok, ApiError};
 use crate::gate::Caller;
-use crate::tasks::{self, failure_of, is_failure, Kind, Task, SUCCESS};
+use crate::tasks::{callback_status, Kind, Outcome, Task, SUCCESS};
 use crate::AppState;
-
-const F: Family = Family::Music;
 pub const FILE: &str = "video.mp4";
 
 pub async fn create(
@@ -25,20 +23,15 @@ pub async fn create(
     Extension(caller): Extension<Caller>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::GenerateVideo, &param)?;
-    let (parent, i) = music_track(&app, F, text(&param, "taskId"), text(&param, "audioId"), 0)?;
-    let mut task = tasks::draft(&app, &caller, param)
-        .ok_or_else(|| ApiError::not_found(F, "Not a task operation"))?;
-    task.parent_task = Some(parent.id.clone());
-    task.parent_audio = Some(parent.tracks[i].id.clone());
-    task.music_index = i as i64;
-    tasks::create(&app, &caller, task)
+    create_track_job(&app, &caller, Op::GenerateVideo, body)
 }
 
 pub fn record(app: &AppState, task: &Task, now: i64) -> VideoRecord {
-    let status = task.status(now).to_owned();
-    let failure = is_failure(&status).then(|| failure_of(&status));
+    let Outcome {
+        status,
+        error_code,
+        error_message,
+    } = task.outcome(now);
     VideoRecord {
         task_id: task.id.clone(),
         music_id: task.parent_audio.clone().unwrap_or_default(),
@@ -50,18 +43,13 @@ pub fn record(app: &AppState, task: &Task, now: i64) -> VideoRecord {
         }),
         success_flag: status,
         create_time: super::iso(task.created_ms),
-        error_code: failure.as_ref().map(|f| f.0),
-        error_message: failure.map(|f| f.1),
+        error_code,
+        error_message,
     }
 }
 
 pub fn callback(app: &AppState, task: &Task, phase: usize) -> Value {
-    let label = &task.phases[phase];
-    let (code, msg) = if is_failure(label) {
-        failure_of(label)
-    } else {
-        (200, "video generated".to_owned())
-    };
+    let (code, msg) = callback_status(&task.phases[phase], "video generated");
     json!(Envelope {
         code,
         msg,

@@ -151,6 +151,23 @@ pub fn failure_of(label: &str) -> (i64, String) {
     }
 }
 
+/// Envelope code and message of the callback of phase `label`: the failure's, else 200 and `success`.
+pub fn callback_status(label: &str, success: &str) -> (i64, String) {
+    if is_failure(label) {
+        failure_of(label)
+    } else {
+        (200, success.to_owned())
+    }
+}
+
+/// A task's status at a moment, with the error code and message its record carries (null unless
+/// the status is a failure).
+pub struct Outcome {
+    pub status: String,
+    pub error_code: Option<i64>,
+    pub error_message: Option<String>,
+}
+
 impl Task {
     pub fn op(&self) -> Option<Op> {
         Op::ALL.into_iter().find(|o| o.endpoint().name == self.op)
@@ -181,6 +198,21 @@ impl Task {
 
     pub fn is_done(&self, now: i64) -> bool {
         self.reached(now) == self.phases.len()
+    }
+
+    pub fn outcome(&self, now: i64) -> Outcome {
+        let status = self.status(now).to_owned();
+        let (error_code, error_message) = if is_failure(&status) {
+            let (code, msg) = failure_of(&status);
+            (Some(code), Some(msg))
+        } else {
+            (None, None)
+        };
+        Outcome {
+            status,
+            error_code,
+            error_message,
+        }
     }
 
     /// Whether `label` has been reached by `now` (e.g. FIRST_SUCCESS).
@@ -363,8 +395,10 @@ impl Tasks {
 }
 
 /// A new task of `caller.op` for `param`: id, timeline and seed set; family fields left to the handler.
-pub fn draft(app: &AppState, caller: &Caller, param: Map<String, Value>) -> Option<Task> {
-    let kind = Kind::of(caller.op)?;
+/// An operation that makes no task is 404 in its family.
+pub fn draft(app: &AppState, caller: &Caller, param: Map<String, Value>) -> Result<Task, ApiError> {
+    let kind = Kind::of(caller.op)
+        .ok_or_else(|| ApiError::not_found(caller.op.endpoint().family, "Not a task operation"))?;
     let token = emulate_token(&param);
     let name = caller.op.endpoint().name;
     let canonical = serde_json::to_vec(&param).unwrap_or_default();
@@ -373,7 +407,7 @@ pub fn draft(app: &AppState, caller: &Caller, param: Map<String, Value>) -> Opti
         &canonical,
         &app.config.seed.unwrap_or(0).to_le_bytes(),
     ]);
-    Some(Task {
+    Ok(Task {
         id: app.random_id(),
         kind,
         op: name.to_owned(),
