@@ -401,8 +401,12 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     } else {
         Vec::new()
     };
-    let emulator = start(bin, "100", www)?;
-    let env = script_env(&emulator, &pkg.dir, serves_page);
+    // Tasks that live a few seconds, so that each waiter of bench/waiters.mjs makes several
+    // queries and the schedule (not just its first query) is what gets counted.
+    const STAGE_DELAY_MS: &str = "1500";
+    let emulator = start(bin, STAGE_DELAY_MS, www)?;
+    let mut env = script_env(&emulator, &pkg.dir, serves_page);
+    env.push(("TUNESMITH_BENCH_STAGE_DELAY_MS", STAGE_DELAY_MS.into()));
     let mut failed = Vec::new();
     for script in &scripts {
         let mut cmd = Command::new("node");
