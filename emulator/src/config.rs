@@ -101,7 +101,12 @@ pub struct Config {
 impl Config {
     /// Settings for tests: both hosts on ephemeral loopback ports, short delays, no rate limit.
     pub fn for_tests() -> Self {
-        Config::parse_from([
+        Self::for_tests_with(&[])
+    }
+
+    /// The test settings with `extra` flags on top (a repeated flag overrides the default).
+    pub fn for_tests_with(extra: &[&str]) -> Self {
+        const TEST_FLAGS: [&str; 13] = [
             "tunesmith-emulator",
             "--music-addr",
             "127.0.0.1:0",
@@ -115,7 +120,8 @@ impl Config {
             "2000",
             "--callback-retry-delay-ms",
             "30",
-        ])
+        ];
+        Config::parse_from(TEST_FLAGS.iter().chain(extra))
     }
 
     /// The keys that authenticate requests.

@@ -16,27 +16,11 @@ pub struct Emu {
     pub http: Client,
 }
 
-/// Test settings plus a known key; `extra` flags are applied on top.
+/// Test settings plus a known key and faster callback retries; `extra` flags are applied on top.
 pub fn config(extra: &[&str]) -> Config {
-    let mut args = vec![
-        "tunesmith-emulator",
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--stage-delay-ms",
-        "40",
-        "--rate-limit",
-        "0",
-        "--callback-timeout-ms",
-        "2000",
-        "--callback-retry-delay-ms",
-        "20",
-        "--api-key",
-        KEY,
-    ];
+    let mut args = vec!["--callback-retry-delay-ms", "20", "--api-key", KEY];
     args.extend_from_slice(extra);
-    <Config as clap::Parser>::parse_from(args)
+    Config::for_tests_with(&args)
 }
 
 impl Emu {
