@@ -30,63 +30,59 @@ pub struct TaskCreated {
     pub task_id: String,
 }
 
-/// A generated track as task-detail queries write it (camelCase).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Track {
-    pub id: String,
-    pub audio_url: String,
-    pub source_audio_url: String,
-    pub stream_audio_url: String,
-    pub source_stream_audio_url: String,
-    pub image_url: String,
-    pub source_image_url: String,
-    pub prompt: String,
-    pub model_name: String,
-    pub title: String,
-    pub tags: String,
-    /// `YYYY-MM-DD hh:mm:ss`.
-    pub create_time: String,
-    /// Seconds.
-    pub duration: f64,
-}
-
-/// A generated track as generation callbacks write it: snake_case, but `createTime` stays camelCase.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CallbackTrack {
-    pub id: String,
-    pub audio_url: String,
-    pub source_audio_url: String,
-    pub stream_audio_url: String,
-    pub source_stream_audio_url: String,
-    pub image_url: String,
-    pub source_image_url: String,
-    pub prompt: String,
-    pub model_name: String,
-    pub title: String,
-    pub tags: String,
-    #[serde(rename = "createTime")]
-    pub create_time: String,
-    pub duration: f64,
-}
-
-impl From<&Track> for CallbackTrack {
-    fn from(t: &Track) -> Self {
-        CallbackTrack {
-            id: t.id.clone(),
-            audio_url: t.audio_url.clone(),
-            source_audio_url: t.source_audio_url.clone(),
-            stream_audio_url: t.stream_audio_url.clone(),
-            source_stream_audio_url: t.source_stream_audio_url.clone(),
-            image_url: t.image_url.clone(),
-            source_image_url: t.source_image_url.clone(),
-            prompt: t.prompt.clone(),
-            model_name: t.model_name.clone(),
-            title: t.title.clone(),
-            tags: t.tags.clone(),
-            create_time: t.create_time.clone(),
-            duration: t.duration,
+/// Declares a record shape twice, camelCase for status queries and snake_case for callbacks, with
+/// the conversion between them: the service writes the same fields in both casings, and one field
+/// list keeps the two (and the conversion) from drifting apart.
+macro_rules! camel_and_snake {
+    (
+        $(#[$camel_meta:meta])* camel $camel:ident;
+        $(#[$snake_meta:meta])* snake $snake:ident;
+        { $($(#[$field_meta:meta])* $field:ident: $ty:ty,)* }
+    ) => {
+        $(#[$camel_meta])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $camel {
+            $($(#[$field_meta])* pub $field: $ty,)*
         }
+
+        $(#[$snake_meta])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        pub struct $snake {
+            $($(#[$field_meta])* pub $field: $ty,)*
+        }
+
+        impl From<&$camel> for $snake {
+            fn from(v: &$camel) -> Self {
+                let v = v.clone();
+                $snake { $($field: v.$field,)* }
+            }
+        }
+    };
+}
+
+camel_and_snake! {
+    /// A generated track as task-detail queries write it (camelCase).
+    camel Track;
+    /// A generated track as generation callbacks write it: snake_case, but `createTime` stays camelCase.
+    snake CallbackTrack;
+    {
+        id: String,
+        audio_url: String,
+        source_audio_url: String,
+        stream_audio_url: String,
+        source_stream_audio_url: String,
+        image_url: String,
+        source_image_url: String,
+        prompt: String,
+        model_name: String,
+        title: String,
+        tags: String,
+        /// `YYYY-MM-DD hh:mm:ss`; camelCase in both shapes.
+        #[serde(rename = "createTime")]
+        create_time: String,
+        /// Seconds.
+        duration: f64,
     }
 }
 
@@ -229,63 +225,28 @@ pub struct LyricsCallbackData {
     pub data: Option<Vec<Lyric>>,
 }
 
-/// Stem URLs of a vocal separation (camelCase in records); absent stems are null.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Stems {
-    pub origin_url: Option<String>,
-    pub instrumental_url: Option<String>,
-    pub vocal_url: Option<String>,
-    pub backing_vocals_url: Option<String>,
-    pub drums_url: Option<String>,
-    pub bass_url: Option<String>,
-    pub guitar_url: Option<String>,
-    pub keyboard_url: Option<String>,
-    pub percussion_url: Option<String>,
-    pub strings_url: Option<String>,
-    pub synth_url: Option<String>,
-    pub fx_url: Option<String>,
-    pub brass_url: Option<String>,
-    pub woodwinds_url: Option<String>,
-}
-
-/// The same stems as the vocal-separation callback writes them (snake_case).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StemsSnake {
-    pub origin_url: Option<String>,
-    pub instrumental_url: Option<String>,
-    pub vocal_url: Option<String>,
-    pub backing_vocals_url: Option<String>,
-    pub drums_url: Option<String>,
-    pub bass_url: Option<String>,
-    pub guitar_url: Option<String>,
-    pub keyboard_url: Option<String>,
-    pub percussion_url: Option<String>,
-    pub strings_url: Option<String>,
-    pub synth_url: Option<String>,
-    pub fx_url: Option<String>,
-    pub brass_url: Option<String>,
-    pub woodwinds_url: Option<String>,
-}
-
-impl From<&Stems> for StemsSnake {
-    fn from(s: &Stems) -> Self {
-        StemsSnake {
-            origin_url: s.origin_url.clone(),
-            instrumental_url: s.instrumental_url.clone(),
-            vocal_url: s.vocal_url.clone(),
-            backing_vocals_url: s.backing_vocals_url.clone(),
-            drums_url: s.drums_url.clone(),
-            bass_url: s.bass_url.clone(),
-            guitar_url: s.guitar_url.clone(),
-            keyboard_url: s.keyboard_url.clone(),
-            percussion_url: s.percussion_url.clone(),
-            strings_url: s.strings_url.clone(),
-            synth_url: s.synth_url.clone(),
-            fx_url: s.fx_url.clone(),
-            brass_url: s.brass_url.clone(),
-            woodwinds_url: s.woodwinds_url.clone(),
-        }
+camel_and_snake! {
+    /// Stem URLs of a vocal separation (camelCase in records); absent stems are null.
+    #[derive(Default)]
+    camel Stems;
+    /// The same stems as the vocal-separation callback writes them (snake_case).
+    #[derive(Default)]
+    snake StemsSnake;
+    {
+        origin_url: Option<String>,
+        instrumental_url: Option<String>,
+        vocal_url: Option<String>,
+        backing_vocals_url: Option<String>,
+        drums_url: Option<String>,
+        bass_url: Option<String>,
+        guitar_url: Option<String>,
+        keyboard_url: Option<String>,
+        percussion_url: Option<String>,
+        strings_url: Option<String>,
+        synth_url: Option<String>,
+        fx_url: Option<String>,
+        brass_url: Option<String>,
+        woodwinds_url: Option<String>,
     }
 }
 
