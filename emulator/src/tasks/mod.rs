@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::wire::TaskCreated;
 use tunesmith_protocol::{ErrorKind, Family, Op};
 
@@ -38,20 +39,15 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of task `op` creates, by the protocol's table (the client's waiters read the same).
     pub fn of(op: Op) -> Option<Kind> {
-        Some(match op {
-            Op::Generate
-            | Op::Extend
-            | Op::UploadCover
-            | Op::UploadExtend
-            | Op::AddInstrumental
-            | Op::AddVocals => Kind::Music,
-            Op::GenerateCover => Kind::Cover,
-            Op::ConvertToWav => Kind::Wav,
-            Op::GenerateLyrics => Kind::Lyrics,
-            Op::SeparateVocals => Kind::Vocal,
-            Op::GenerateVideo => Kind::Video,
-            _ => return None,
+        Some(match TaskKind::created_by(op)? {
+            TaskKind::Music => Kind::Music,
+            TaskKind::Cover => Kind::Cover,
+            TaskKind::Wav => Kind::Wav,
+            TaskKind::Lyrics => Kind::Lyrics,
+            TaskKind::VocalSeparation => Kind::Vocal,
+            TaskKind::Video => Kind::Video,
         })
     }
 
