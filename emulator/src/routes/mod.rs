@@ -159,7 +159,7 @@ async fn upload_wrong_method() -> Response {
 }
 
 /// The JSON object of a request body; malformed JSON is 400 on every family.
-pub fn json_body(
+fn json_body(
     family: Family,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Map<String, Value>, ApiError> {
@@ -194,7 +194,7 @@ pub fn query_map(
     Ok(q.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
 }
 
-pub fn validate(op: Op, fields: &Map<String, Value>) -> Result<(), ApiError> {
+fn validate(op: Op, fields: &Map<String, Value>) -> Result<(), ApiError> {
     op.validate(fields)
         .map_err(|e| ApiError::invalid(op.endpoint().family, &e))
 }

@@ -11,6 +11,7 @@ use axum::extract::{Multipart, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
+use serde_json::{Map, Value};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 use tunesmith_protocol::rules::{check_file_name, Value as RuleValue};
@@ -20,7 +21,7 @@ use tunesmith_protocol::upload::{
 };
 use tunesmith_protocol::{Family, Op};
 
-use super::{json_body, text, validate};
+use super::{text, valid_body};
 use crate::envelope::{upload_ok, ApiError};
 use crate::uploads::{file_id, Incoming};
 use crate::AppState;
@@ -72,10 +73,27 @@ fn finish(
     Ok(upload_ok(record))
 }
 
-fn temp_with(app: &AppState, bytes: &[u8]) -> Result<tempfile::NamedTempFile, ApiError> {
+/// Stores a file received whole in memory (from a URL or as Base64) under the request's
+/// `uploadPath`, and answers with its record.
+fn finish_bytes(
+    app: &AppState,
+    param: &Map<String, Value>,
+    bytes: &[u8],
+    file_name: &str,
+    original_name: &str,
+    mime: &str,
+) -> Result<Response, ApiError> {
     let mut tmp = app.dirs.temp_file().map_err(|e| server(&e))?;
     tmp.write_all(bytes).map_err(|e| server(&e))?;
-    Ok(tmp)
+    finish(
+        app,
+        tmp,
+        text(param, "uploadPath").unwrap_or(""),
+        file_name,
+        original_name,
+        bytes.len() as u64,
+        mime,
+    )
 }
 
 /// Downloads `url` (30 s timeout) into memory, refusing more than `cap` bytes.
@@ -145,8 +163,7 @@ pub async fn from_url(
     State(app): State<AppState>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let param = json_body(F, body)?;
-    validate(Op::UploadFromUrl, &param)?;
+    let param = valid_body(Op::UploadFromUrl, body)?;
     let url = text(&param, "fileUrl").unwrap_or_default();
     let cap = (app.config.max_upload_mb as usize).saturating_mul(1024 * 1024);
     let bytes = download(&app, url, cap).await.map_err(bad)?;
@@ -162,16 +179,7 @@ pub async fn from_url(
         .or_else(|| from_url.clone())
         .unwrap_or_else(|| random_name(&app, mime));
     let original = from_url.unwrap_or_else(|| name.clone());
-    let tmp = temp_with(&app, &bytes)?;
-    finish(
-        &app,
-        tmp,
-        text(&param, "uploadPath").unwrap_or(""),
-        &name,
-        &original,
-        bytes.len() as u64,
-        mime,
-    )
+    finish_bytes(&app, &param, &bytes, &name, &original, mime)
 }
 
 /// `POST /api/file-base64-upload`: `{base64Data, uploadPath?, fileName?}`; at most 10 MB of file.
@@ -187,8 +195,7 @@ pub async fn base64(
             "`base64Data` is too large: Base64 uploads are limited to {MAX_BASE64_FILE_BYTES} bytes (10 MB) of file; use the stream upload for larger files (rule: max_size)"
         )));
     }
-    let param = json_body(F, body)?;
-    validate(Op::UploadBase64, &param)?;
+    let param = valid_body(Op::UploadBase64, body)?;
     let data = text(&param, "base64Data").unwrap_or_default();
     let (declared, payload) = match split_data_url(data) {
         Some((mime, payload)) => (Some(mime), payload),
@@ -217,16 +224,7 @@ pub async fn base64(
     let name = text(&param, "fileName")
         .map(str::to_owned)
         .unwrap_or_else(|| random_name(&app, &mime));
-    let tmp = temp_with(&app, &bytes)?;
-    finish(
-        &app,
-        tmp,
-        text(&param, "uploadPath").unwrap_or(""),
-        &name,
-        &name,
-        bytes.len() as u64,
-        &mime,
-    )
+    finish_bytes(&app, &param, &bytes, &name, &name, &mime)
 }
 
 /// `POST /api/file-stream-upload`: multipart `file`, `uploadPath?`, `fileName?`; streamed to disk.
