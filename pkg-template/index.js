@@ -1,16 +1,7 @@
 // Entry for browsers, workers and bundlers: loads the one .wasm next to this file, then exports the API.
 // Top-level await means `import { Client } from "tunesmith"` is ready to use, with no init() call.
-import init, { Client, CallbackDeduper, parseCallback } from "./tunesmith.js";
+import init from "./tunesmith.js";
 
 await init({ module_or_path: new URL("./tunesmith_bg.wasm", import.meta.url) });
 
-export { Client, CallbackDeduper, parseCallback };
-export {
-  TunesmithError,
-  ValidationError,
-  ApiError,
-  NetworkError,
-  TimeoutError,
-  AbortError,
-  TaskFailedError,
-} from "./__ERRORS_SNIPPET__";
+export * from "./api.js";

@@ -58,6 +58,8 @@ impl Client {
 impl Client {
     /// Validates, sends and shapes one operation, as a Promise for JavaScript.
     /// With `wait` (in the options or the request), a create resolves with the task's final record.
+    // Not inlined: the twenty exported operation methods share one copy (wasm size).
+    #[inline(never)]
     fn run(&self, op: Op, request: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {

@@ -319,6 +319,8 @@ pub async fn wait_for(
     }
 }
 
+// Not inlined: six exported methods share one copy instead of carrying one each (wasm size).
+#[inline(never)]
 fn waiter_promise(
     client: &Client,
     kind: TaskKind,
