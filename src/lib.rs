@@ -5,6 +5,14 @@
 // Tests may unwrap: a failing test should stop loudly. Shipped code may not (Cargo.toml lints).
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+// A free-list allocator of a few hundred bytes instead of dlmalloc's 7 KB: the client allocates
+// little (files never enter wasm memory), so dlmalloc's speed buys nothing here.
+// SAFETY: wasm32-unknown-unknown without the atomics feature runs on one thread only.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+
 mod call;
 mod callbacks;
 mod errors;

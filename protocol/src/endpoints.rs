@@ -353,7 +353,13 @@ impl Op {
 
     /// Path with the service segment filled in.
     pub fn path(self, service_segment: &str) -> String {
-        self.endpoint().path.replace("{svc}", service_segment)
+        // The segment only ever follows `/api/v1/`; a prefix test keeps core's substring search
+        // (and its panic formatting) out of the wasm.
+        let path = self.endpoint().path;
+        match path.strip_prefix("/api/v1/{svc}/") {
+            Some(rest) => format!("/api/v1/{service_segment}/{rest}"),
+            None => path.to_owned(),
+        }
     }
 
     /// Finds the operation served at `method` and `path` (the path as served, with its segment).

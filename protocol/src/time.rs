@@ -35,11 +35,16 @@ pub fn epoch_ms_from_iso(s: &str) -> Option<i64> {
 /// Normalizes a string time: "YYYY-MM-DD hh:mm:ss" gets its `T`; ISO 8601 and anything else pass unchanged.
 pub fn normalize_text(s: &str) -> String {
     let b = s.as_bytes();
-    if b.len() >= 19 && b[10] == b' ' && b[4] == b'-' && b[13] == b':' {
+    // `get` rather than indexing: no panic path, whose formatting code would weigh on the wasm.
+    if let (true, Some(date), Some(rest)) = (
+        b.len() >= 19 && b[10] == b' ' && b[4] == b'-' && b[13] == b':',
+        s.get(..10),
+        s.get(11..),
+    ) {
         let mut out = String::with_capacity(s.len());
-        out.push_str(&s[..10]);
+        out.push_str(date);
         out.push('T');
-        out.push_str(&s[11..]);
+        out.push_str(rest);
         out
     } else if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) && s.len() >= 12 {
         s.parse::<i64>()

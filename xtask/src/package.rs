@@ -115,6 +115,13 @@ pub fn build(profile: Profile) -> Result<Package> {
             .arg(&wasm)
             .arg("-o")
             .arg(&wasm))?;
+        // The glue's exports keep their names (ES module exports are never mangled); the
+        // Node instantiation below checks that the minified glue still loads the module.
+        let js = pkg.js();
+        run(Command::new(toolchain::terser()?)
+            .arg(&js)
+            .args(["--module", "--compress", "passes=2", "--mangle", "--output"])
+            .arg(&js))?;
     }
     instantiate_in_node(&pkg.dir)?;
     apply_template(&root.join("pkg-template"), &pkg.dir, &crate_version(&root)?)?;

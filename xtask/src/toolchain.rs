@@ -90,7 +90,7 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// npm packages (binaryen's wasm-opt, playwright-core) installed from xtask/js's lockfile into
+/// npm packages (binaryen's wasm-opt, terser, playwright-core) installed from xtask/js's lockfile into
 /// xtask/js/node_modules, which is linked as the repository's node_modules so that test and bench
 /// scripts anywhere in the tree can `import "playwright-core"`. Returns that node_modules.
 pub fn js_tools() -> Result<PathBuf> {
@@ -123,6 +123,11 @@ pub fn js_tools() -> Result<PathBuf> {
 
 fn wasm_opt_in(modules: &Path) -> PathBuf {
     modules.join(".bin").join("wasm-opt")
+}
+
+/// terser, which minifies wasm-bindgen's JS glue: it ships unminified, and is a third of the bytes.
+pub fn terser() -> Result<PathBuf> {
+    Ok(js_tools()?.join(".bin").join("terser"))
 }
 
 /// npm binaryen's wasm-opt; never Debian's, which breaks wasm-bindgen's externref table (TOOLCHAIN.md).
