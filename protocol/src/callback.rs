@@ -77,10 +77,8 @@ pub fn classify(
 ) -> Result<Callback, ValidationError> {
     let code = match body.field("code") {
         Value::Num(n) if n.fract() == 0.0 => n as i64,
-        Value::Str(s) => s
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| invalid("code", RuleKind::Integer, "must be an integer"))?,
+        Value::Str(s) => crate::num::parse_int(s.trim())
+            .ok_or_else(|| invalid("code", RuleKind::Integer, "must be an integer"))?,
         Value::Missing | Value::Null => {
             return Err(invalid("code", RuleKind::Required, "is missing"))
         }

@@ -37,6 +37,23 @@ pub fn fmt(n: f64) -> String {
     out
 }
 
+/// Parses an optionally signed whole number of at most 18 digits; core's integer `FromStr` is
+/// generic over radix and overflow reporting, and several times larger in the wasm.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let (negative, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, s.get(1..)?),
+        Some(b'+') => (false, s.get(1..)?),
+        _ => (false, s),
+    };
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let value = digits
+        .bytes()
+        .fold(0i64, |n, b| n * 10 + i64::from(b - b'0'));
+    Some(if negative { -value } else { value })
+}
+
 /// Parses `digits[.digits]` (no sign, no exponent), as `Retry-After` values are written.
 pub fn parse_decimal(s: &str) -> Option<f64> {
     let s = s.trim();
@@ -51,7 +68,7 @@ pub fn parse_decimal(s: &str) -> Option<f64> {
     let mut value = if whole.is_empty() {
         0.0
     } else {
-        whole.parse::<u64>().ok()? as f64
+        parse_int(whole)? as f64
     };
     let mut scale = 0.1;
     for b in frac.bytes().take(9) {
@@ -75,6 +92,17 @@ mod tests {
         assert_eq!(fmt(0.123), "0.123");
         assert_eq!(fmt(60000.0), "60000");
         assert_eq!(fmt(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn parses_whole_numbers() {
+        assert_eq!(parse_int("0"), Some(0));
+        assert_eq!(parse_int("1735689600123"), Some(1_735_689_600_123));
+        assert_eq!(parse_int("-42"), Some(-42));
+        assert_eq!(parse_int("+7"), Some(7));
+        for bad in ["", "-", "1.5", "12a", " 1", "1234567890123456789"] {
+            assert_eq!(parse_int(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

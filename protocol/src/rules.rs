@@ -226,10 +226,18 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             if allowed.contains(&s.as_ref()) {
                 Ok(())
             } else {
+                // A loop rather than `join`, which is generic and weighs on the wasm.
+                let mut list = String::new();
+                for (i, v) in allowed.iter().enumerate() {
+                    if i > 0 {
+                        list.push_str(", ");
+                    }
+                    list.push_str(v);
+                }
                 Err(ValidationError::new(
                     name,
                     RuleKind::OneOf,
-                    format!("must be one of {} (got \"{s}\")", allowed.join(", ")),
+                    format!("must be one of {list} (got \"{s}\")"),
                 ))
             }
         }

@@ -91,7 +91,7 @@ pub fn from_string_flag(flag: &str) -> TaskState {
         "SUCCESS" => TaskState::Succeeded,
         "PENDING" | "" => TaskState::Pending,
         s if is_failure_word(s) => TaskState::Failed,
-        s => s.parse::<i64>().map_or(TaskState::Running, from_cover_flag),
+        s => crate::num::parse_int(s).map_or(TaskState::Running, from_cover_flag),
     }
 }
 

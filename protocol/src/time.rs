@@ -21,7 +21,7 @@ pub fn epoch_ms_from_iso(s: &str) -> Option<i64> {
     if b.len() < 19 {
         return None;
     }
-    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
+    let num = |r: std::ops::Range<usize>| crate::num::parse_int(s.get(r)?);
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
     let millis = if b.get(19) == Some(&b'.') {
@@ -47,8 +47,7 @@ pub fn normalize_text(s: &str) -> String {
         out.push_str(rest);
         out
     } else if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) && s.len() >= 12 {
-        s.parse::<i64>()
-            .map_or_else(|_| s.to_owned(), iso_from_epoch_ms)
+        crate::num::parse_int(s).map_or_else(|| s.to_owned(), iso_from_epoch_ms)
     } else {
         s.to_owned()
     }

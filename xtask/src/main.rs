@@ -4,6 +4,7 @@ mod bench;
 mod demo;
 mod emulator;
 mod http;
+mod imports;
 mod package;
 mod proc;
 mod report;

@@ -122,6 +122,11 @@ pub fn build(profile: Profile) -> Result<Package> {
             .arg(&js)
             .args(["--module", "--compress", "passes=2", "--mangle", "--output"])
             .arg(&js))?;
+        let (module, renames) = crate::imports::shorten(&std::fs::read(&wasm)?)?;
+        let glue = crate::imports::apply_to_glue(&std::fs::read_to_string(&js)?, &renames)?;
+        std::fs::write(&wasm, module)?;
+        std::fs::write(&js, glue)?;
+        println!("renamed {} glue imports to short names", renames.len());
     }
     instantiate_in_node(&pkg.dir)?;
     apply_template(&root.join("pkg-template"), &pkg.dir, &crate_version(&root)?)?;
