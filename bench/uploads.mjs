@@ -7,11 +7,8 @@
 //    throughput against a hand-written fetch + FormData upload of the same file (target: >= 0.9).
 //    The progress path (XMLHttpRequest) is shown for reference.
 // Env: TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG, TUNESMITH_CHROMIUM.
-import { once } from "node:events";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
 import { chromium } from "playwright-core";
+import { servePackagePage } from "../tests/e2e/_lib.mjs";
 
 const UPLOAD = process.env.TUNESMITH_TEST_UPLOAD_URL;
 const KEY = process.env.TUNESMITH_TEST_API_KEY;
@@ -25,22 +22,8 @@ const STREAM_MB = 100;
 const BASE64_RUNS = 7;
 const STREAM_RUNS = 5;
 
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
-const site = createServer(async (req, res) => {
-  const path = new URL(req.url, "http://x").pathname;
-  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>uploads bench</title>");
-  const file = normalize(join(PKG, path.replace(/^\/pkg\//, "/")));
-  if (!path.startsWith("/pkg/") || !file.startsWith(normalize(PKG))) return res.writeHead(404).end();
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-site.listen(0, "127.0.0.1");
-await once(site, "listening");
-const origin = `http://127.0.0.1:${site.address().port}`;
+const site = await servePackagePage(PKG, "<!doctype html><title>uploads bench</title>");
+const origin = site.url;
 
 // Runs in the page: every measurement, interleaved so that machine load hits all sides alike.
 async function measure({ upload, key, base64Mb, streamMb, base64Runs, streamRuns }) {
@@ -203,6 +186,6 @@ try {
   exitCode = checks.every((c) => c.ok) ? 0 : 1;
 } finally {
   await browser.close();
-  site.close();
+  await site.close();
 }
 process.exit(exitCode);

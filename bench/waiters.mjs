@@ -10,11 +10,8 @@
 // Two rounds: the default schedule (1 s growing to 30 s) and a short one (250 ms to 1 s) that
 // exercises the growth within the tasks' 4.5 s.
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG.
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
-import { once } from "node:events";
 import { chromium } from "playwright-core";
+import { servePackagePage } from "../tests/e2e/_lib.mjs";
 
 const WAITERS = 100;
 const ROUNDS = [
@@ -34,22 +31,8 @@ if (!MUSIC || !KEY || !PKG) {
 }
 
 // The package and a blank page, served from an ephemeral port (the emulator is another origin).
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
-const site = createServer(async (req, res) => {
-  const path = new URL(req.url, "http://x").pathname;
-  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>waiters</title>");
-  const file = normalize(join(PKG, path.replace(/^\/pkg\//, "/")));
-  if (!path.startsWith("/pkg/") || !file.startsWith(normalize(PKG))) return res.writeHead(404).end();
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-site.listen(0, "127.0.0.1");
-await once(site, "listening");
-const origin = `http://127.0.0.1:${site.address().port}`;
+const site = await servePackagePage(PKG, "<!doctype html><title>waiters</title>");
+const origin = site.url;
 
 const browser = await chromium.launch({
   executablePath: process.env.TUNESMITH_CHROMIUM ?? "/usr/bin/chromium",
@@ -152,6 +135,6 @@ try {
   exitCode = ok ? 0 : 1;
 } finally {
   await browser.close();
-  site.close();
+  await site.close();
 }
 process.exit(exitCode);

@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 
@@ -144,6 +144,26 @@ export async function serveStatic(dir) {
     }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
     createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Serves `html` at `/` and the package in `pkgDir` at `/pkg/` on a free loopback port, another
+ * origin than the emulator (so CORS is exercised); for scripts that drive the package in a page. */
+export async function servePackagePage(pkgDir, html) {
+  const root = normalize(pkgDir);
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, "http://x").pathname;
+    if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(html);
+    const file = normalize(join(root, path.replace(/^\/pkg\//, "/")));
+    if (!path.startsWith("/pkg/") || !file.startsWith(root)) return res.writeHead(404).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };

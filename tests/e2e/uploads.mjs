@@ -3,12 +3,11 @@
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
 // TUNESMITH_CHROMIUM (optional). Prints `N passed, N failed`; exits non-zero on a failure.
 import { createHash } from "node:crypto";
-import { once } from "node:events";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { servePackagePage } from "./_lib.mjs";
 
 const MUSIC = process.env.TUNESMITH_TEST_MUSIC_URL;
 const UPLOAD = process.env.TUNESMITH_TEST_UPLOAD_URL;
@@ -31,22 +30,8 @@ const PAGE = `<!doctype html>
 </script>`;
 
 // The page and the package, from an ephemeral port: the emulator is another origin (CORS).
-const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
-const site = createServer(async (req, res) => {
-  const path = new URL(req.url, "http://x").pathname;
-  if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
-  const file = normalize(join(PKG, path.replace(/^\/pkg\//, "/")));
-  if (!path.startsWith("/pkg/") || !file.startsWith(normalize(PKG))) return res.writeHead(404).end();
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-site.listen(0, "127.0.0.1");
-await once(site, "listening");
-const origin = `http://127.0.0.1:${site.address().port}`;
+const site = await servePackagePage(PKG, PAGE);
+const origin = site.url;
 
 /** A WAV header and `len` bytes that vary with position, so a digest catches any change. */
 function wav(len, seed) {
@@ -254,7 +239,7 @@ try {
   }
 } finally {
   await browser.close();
-  site.close();
+  await site.close();
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
