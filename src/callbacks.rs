@@ -3,7 +3,7 @@
 //! `tunesmith_protocol::callback`'s; this module reads and builds JS objects.
 
 use crate::errors::Error;
-use crate::js::{get, is_plain_object, set, JsFields};
+use crate::js::{array_or_empty, get, is_plain_object, set, JsFields};
 use crate::normalize;
 use js_sys::{Array, Object, Uint8Array};
 use tunesmith_protocol::callback::{self, Callback};
@@ -105,27 +105,14 @@ pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
     match event.kind {
         TaskKind::Music => set(&out, "tracks", &normalize::tracks(&items)),
         TaskKind::Lyrics => {
-            let lyrics: Array = if Array::is_array(&items) {
-                Array::from(&items)
-                    .iter()
-                    .map(|l| camel_object(&l))
-                    .collect()
-            } else {
-                Array::new()
-            };
+            let lyrics: Array = array_or_empty(items.clone())
+                .iter()
+                .map(|l| camel_object(&l))
+                .collect();
             set(&out, "lyrics", &lyrics);
         }
         TaskKind::Cover => {
-            let images = get(&data, "images");
-            set(
-                &out,
-                "images",
-                &if Array::is_array(&images) {
-                    images
-                } else {
-                    Array::new().into()
-                },
-            );
+            set(&out, "images", &array_or_empty(get(&data, "images")));
         }
         TaskKind::Wav => set(
             &out,

@@ -4,6 +4,7 @@ use js_sys::{Function, Object, Reflect};
 use std::borrow::Cow;
 use tunesmith_protocol::rules::{Fields, Value};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -38,6 +39,15 @@ pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
 /// A shallow copy of a plain object, so results never alias what the caller passed in.
 pub fn shallow_copy(obj: &JsValue) -> Object {
     Object::assign(&Object::new(), &Object::from(obj.clone()))
+}
+
+/// `v` when it is an array, else a new empty one: lists the service may send as null or omit.
+pub fn array_or_empty(v: JsValue) -> js_sys::Array {
+    if js_sys::Array::is_array(&v) {
+        v.unchecked_into()
+    } else {
+        js_sys::Array::new()
+    }
 }
 
 pub fn is_plain_object(v: &JsValue) -> bool {

@@ -1,7 +1,7 @@
 //! Shapes the service's answers for JavaScript: a normalized `state` on every record, one `Track`
 //! shape whatever the casing, ISO 8601 times. Raw fields are kept; unknown fields pass through.
 
-use crate::js::{get, get_f64, get_string, is_plain_object, set, shallow_copy};
+use crate::js::{array_or_empty, get, get_f64, get_string, is_plain_object, set, shallow_copy};
 use js_sys::{Array, Object};
 use tunesmith_protocol::state::{self, TaskState};
 use tunesmith_protocol::{time, track, Op};
@@ -92,10 +92,10 @@ pub fn track(raw: &JsValue) -> JsValue {
 
 /// Normalizes an array of tracks; anything that is not an array becomes an empty one.
 pub fn tracks(raw: &JsValue) -> Array {
-    if !Array::is_array(raw) {
-        return Array::new();
-    }
-    Array::from(raw).iter().map(|t| track(&t)).collect()
+    array_or_empty(raw.clone())
+        .iter()
+        .map(|t| track(&t))
+        .collect()
 }
 
 /// Music task (`generate/record-info`): `state`, `stage`, and `tracks` from `response.sunoData`.
@@ -128,12 +128,7 @@ fn lyrics_record(raw: &JsValue) -> JsValue {
     } else {
         get(&response, "data")
     };
-    let lyrics: Array = if Array::is_array(&list) {
-        Array::from(&list)
-    } else {
-        Array::new()
-    };
-    set(&out, "lyrics", &lyrics);
+    set(&out, "lyrics", &array_or_empty(list));
     out.into()
 }
 
@@ -146,15 +141,10 @@ fn cover_record(raw: &JsValue) -> JsValue {
         _ => TaskState::Pending,
     };
     set_state(&out, state);
-    let images = get(&get(raw, "response"), "images");
     set(
         &out,
         "images",
-        &if Array::is_array(&images) {
-            images
-        } else {
-            Array::new().into()
-        },
+        &array_or_empty(get(&get(raw, "response"), "images")),
     );
     out.into()
 }

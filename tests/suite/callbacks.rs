@@ -2,10 +2,10 @@
 //! stage: `parseCallback` types them, `CallbackDeduper` spots repeats, malformed bodies are refused.
 
 use super::common::*;
-use js_sys::{Array, Function, Promise};
+use js_sys::Array;
 use serde_json::json;
 use tunesmith::{parse_callback, CallbackDeduper, Client};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -19,28 +19,12 @@ fn wait() -> Option<JsValue> {
     ))
 }
 
-async fn get_json(url: &str) -> JsValue {
-    let fetch: Function = prop(&js_sys::global(), "fetch").unchecked_into();
-    let resp = JsFuture::from(
-        fetch
-            .call1(&JsValue::UNDEFINED, &url.into())
-            .unwrap()
-            .unchecked_into::<Promise>(),
-    )
-    .await
-    .unwrap();
-    let json: Function = prop(&resp, "json").unchecked_into();
-    JsFuture::from(json.call0(&resp).unwrap().unchecked_into::<Promise>())
-        .await
-        .unwrap()
-}
-
 /// The bodies delivered to inbox `name` (every attempt, including those answered with an error),
 /// once at least `count` have arrived.
 async fn delivered(name: &str, count: u32) -> Vec<JsValue> {
     for _ in 0..100 {
         let items = Array::from(&prop(
-            &get_json(&format!("{MUSIC}/inbox/{name}")).await,
+            &fetch_json("GET", &format!("{MUSIC}/inbox/{name}"), None, None).await,
             "items",
         ));
         if items.length() >= count {

@@ -97,7 +97,8 @@ pub fn assert_class(e: &JsValue, name: &str) {
     assert_eq!(prop_str(e, "name"), name, "{}", message(e));
 }
 
-async fn fetch_json(
+/// A JSON answer of the emulator (admin routes, inbox), outside the client under test.
+pub async fn fetch_json(
     method: &str,
     url: &str,
     body: Option<serde_json::Value>,
