@@ -61,18 +61,6 @@ impl PollSchedule {
             .max(retry_after_ms.unwrap_or(0))
             .max(1)
     }
-
-    /// How many queries an undisturbed waiter makes over `duration_ms` (the first at time 0), for benchmarks.
-    pub fn queries_within(&self, duration_ms: u64) -> u32 {
-        let (mut t, mut n) = (0u64, 1u32);
-        loop {
-            t += self.nominal_ms(n);
-            if t > duration_ms {
-                return n;
-            }
-            n += 1;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -92,7 +80,6 @@ mod tests {
         assert_eq!(s.delay_ms(1, 0.5, 2, None), 4000);
         assert_eq!(s.delay_ms(1, 0.5, 5, None), 5000);
         assert_eq!(s.delay_ms(1, 0.5, 0, Some(7000)), 7000);
-        assert_eq!(s.queries_within(2400), 2);
         assert_eq!(PollSchedule::new(Some(50_000), None).max_ms, 50_000);
     }
 }

@@ -18,10 +18,6 @@ impl TaskState {
             TaskState::Failed => "failed",
         }
     }
-
-    pub const fn is_final(self) -> bool {
-        matches!(self, TaskState::Succeeded | TaskState::Failed)
-    }
 }
 
 /// Stage of a music task, as callbacks name it (`callbackType`), plus `pending` before the first.

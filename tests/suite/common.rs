@@ -216,3 +216,10 @@ pub fn callback_url(name: &str) -> String {
 pub fn abort_controller() -> web_sys::AbortController {
     web_sys::AbortController::new().unwrap()
 }
+
+/// Call options `{ signal }` with the controller's signal.
+pub fn signal_options(controller: &web_sys::AbortController) -> JsValue {
+    let opts = js(serde_json::json!({}));
+    Reflect::set(&opts, &"signal".into(), &controller.signal()).unwrap();
+    opts
+}

@@ -104,8 +104,7 @@ async fn abort_stops_a_request_in_flight() {
     .await;
     let client = client(&t);
     let controller = abort_controller();
-    let opts = js(json!({}));
-    js_sys::Reflect::set(&opts, &"signal".into(), &controller.signal()).unwrap();
+    let opts = signal_options(&controller);
     let pending = client.get_credits(JsValue::UNDEFINED, Some(opts));
     sleep(100).await;
     controller.abort();
@@ -126,8 +125,7 @@ async fn abort_stops_a_backoff_sleep() {
     .await;
     let client = client(&t);
     let controller = abort_controller();
-    let opts = js(json!({}));
-    js_sys::Reflect::set(&opts, &"signal".into(), &controller.signal()).unwrap();
+    let opts = signal_options(&controller);
     let pending = client.get_credits(JsValue::UNDEFINED, Some(opts));
     sleep(300).await;
     controller.abort();
@@ -142,8 +140,7 @@ async fn an_aborted_signal_sends_nothing() {
     let client = client(&t);
     let controller = abort_controller();
     controller.abort();
-    let opts = js(json!({}));
-    js_sys::Reflect::set(&opts, &"signal".into(), &controller.signal()).unwrap();
+    let opts = signal_options(&controller);
     let e = err(client.get_credits(JsValue::UNDEFINED, Some(opts))).await;
     assert_class(&e, "AbortError");
     assert_eq!(stats(&t).await.0, 0);
