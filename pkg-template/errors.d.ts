@@ -1,19 +1,5 @@
-/** What went wrong, as a string union: the `kind` of every tunesmith error. */
-export type ErrorKind =
-  | "unauthorized"
-  | "insufficient_credits"
-  | "rate_limited"
-  | "maintenance"
-  | "not_found"
-  | "conflict"
-  | "invalid"
-  | "server"
-  | "validation"
-  | "network"
-  | "timeout"
-  | "aborted"
-  | "task_failed"
-  | "configuration";
+// The kinds and rules are generated from protocol/ into the package's types.
+import type { ErrorKind, ServiceErrorKind, ValidationRule } from "./tunesmith.js";
 
 /** Base class of every error the client throws or rejects with. */
 export class TunesmithError extends Error {
@@ -37,8 +23,8 @@ export class ValidationError extends TunesmithError {
   readonly kind: "validation";
   /** The field that broke the rule, e.g. `styleWeight`. */
   readonly field: string;
-  /** The rule: `required`, `type`, `max_length`, `max_words`, `range`, `step`, `integer`, `one_of`, `url`, `safe_path`, `not_empty`, `max_size`, `dependency`. */
-  readonly rule: string;
+  /** The rule it broke (see `ValidationRule`). */
+  readonly rule: ValidationRule;
 }
 
 /**
@@ -47,15 +33,7 @@ export class ValidationError extends TunesmithError {
  * limits; 455 is maintenance.
  */
 export class ApiError extends TunesmithError {
-  readonly kind:
-    | "unauthorized"
-    | "insufficient_credits"
-    | "rate_limited"
-    | "maintenance"
-    | "not_found"
-    | "conflict"
-    | "invalid"
-    | "server";
+  readonly kind: ServiceErrorKind;
   readonly code: number;
 }
 

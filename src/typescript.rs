@@ -1,12 +1,14 @@
-//! The TypeScript declarations of every request, response and method, emitted into the package's `.d.ts`.
+//! The TypeScript declarations of the package, emitted into its `.d.ts`: `ts/generated.d.ts` (every
+//! fact of `protocol/`, written by `cargo xtask codegen`), then the hand-written options, waiter
+//! and upload declarations that state no fact of the service.
 
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = include_str!("ts/types.d.ts");
+const GENERATED: &'static str = include_str!("ts/generated.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
-const CLIENT: &'static str = include_str!("ts/client.d.ts");
+const OPTIONS: &'static str = include_str!("ts/options.d.ts");
 
 #[wasm_bindgen(typescript_custom_section)]
 const WAITERS: &'static str = include_str!("ts/waiters.d.ts");

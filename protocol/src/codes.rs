@@ -25,6 +25,17 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    pub const ALL: [ErrorKind; 8] = [
+        ErrorKind::Unauthorized,
+        ErrorKind::InsufficientCredits,
+        ErrorKind::RateLimited,
+        ErrorKind::Maintenance,
+        ErrorKind::NotFound,
+        ErrorKind::Conflict,
+        ErrorKind::Invalid,
+        ErrorKind::Server,
+    ];
+
     /// The string JavaScript sees in `error.kind`.
     pub const fn as_str(self) -> &'static str {
         match self {

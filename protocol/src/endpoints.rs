@@ -2,6 +2,7 @@
 
 use crate::codes::Family;
 use crate::rules::{check, FieldRule, Fields, Kind, RuleKind, ValidationError, Value};
+use crate::schema::Record;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -61,15 +62,12 @@ pub struct Endpoint {
     pub summary: &'static str,
 }
 
-/// The model enum: current values first, then the deprecated ones still accepted (service.md, Versioning).
-pub const MODELS: &[&str] = &[
-    "V6", "V6_WILD", "V6_MINI", "V5_5", "V5", "V4_5PLUS", "V4_5ALL", "V4_5", "V4",
-];
-/// Models of the V6 series, for which lyrics are limited to 5000 characters.
-pub const V6_SERIES: &[&str] = &["V6", "V6_WILD", "V6_MINI"];
-pub const DEFAULT_MODEL: &str = "V6";
-pub const VOCAL_GENDERS: &[&str] = &["m", "f"];
-pub const SEPARATION_TYPES: &[&str] = &["separate_vocal", "split_stem"];
+use crate::docs;
+pub use crate::schema::{DEFAULT_MODEL, V6_SERIES};
+/// The model enum: current values first, then the deprecated ones still accepted.
+pub const MODELS: &[&str] = crate::schema::MODEL.values;
+pub const VOCAL_GENDERS: &[&str] = crate::schema::VOCAL_GENDER.values;
+pub const SEPARATION_TYPES: &[&str] = crate::schema::SEPARATION_TYPE.values;
 
 /// Lyrics limit of add-instrumental for the V6 series.
 pub const MAX_LYRICS_V6: usize = 5000;
@@ -78,15 +76,6 @@ pub const MAX_EXTEND_PROMPT: usize = 3000;
 pub const MAX_EXTEND_STYLE: usize = 200;
 pub const MAX_EXTEND_TITLE: usize = 80;
 
-/// Documentation text, kept only with the `docs` feature (the emulator's OpenAPI document): the wasm
-/// client leaves it out, which saves some kilobytes of strings it would never show.
-const fn docs(text: &'static str) -> &'static str {
-    if cfg!(feature = "docs") {
-        text
-    } else {
-        ""
-    }
-}
 const fn req(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
@@ -345,6 +334,64 @@ impl Op {
         Op::UploadStream,
         Op::UploadBase64,
     ];
+
+    /// The name of the request's type, in the TypeScript and in `wire::generated`; `None` for an
+    /// operation that takes no fields.
+    pub const fn request_type(self) -> Option<&'static str> {
+        Some(match self {
+            Op::Generate => "GenerateRequest",
+            Op::Extend => "ExtendRequest",
+            Op::UploadCover => "UploadCoverRequest",
+            Op::UploadExtend => "UploadExtendRequest",
+            Op::AddInstrumental => "AddInstrumentalRequest",
+            Op::AddVocals => "AddVocalsRequest",
+            Op::BoostStyle => "BoostStyleRequest",
+            Op::GetTask
+            | Op::GetCover
+            | Op::GetWav
+            | Op::GetLyrics
+            | Op::GetVocalSeparation
+            | Op::GetVideo => "TaskQuery",
+            Op::GetCredits => return None,
+            Op::GenerateCover => "GenerateCoverRequest",
+            Op::ConvertToWav => "ConvertToWavRequest",
+            Op::GenerateLyrics => "GenerateLyricsRequest",
+            Op::GetTimestampedLyrics => "TimestampedLyricsRequest",
+            Op::SeparateVocals => "SeparateVocalsRequest",
+            Op::GenerateVideo => "GenerateVideoRequest",
+            Op::UploadFromUrl => "UploadFromUrlRequest",
+            Op::UploadStream => "UploadTarget",
+            Op::UploadBase64 => "UploadBase64Request",
+        })
+    }
+
+    /// What the client's method resolves with (without `wait`): the record it returns.
+    pub fn output(self) -> &'static Record {
+        use crate::schema as s;
+        if crate::waiter::TaskKind::created_by(self).is_some() {
+            return &s::TASK_CREATED;
+        }
+        match self {
+            Op::BoostStyle => &s::STYLE_BOOST,
+            Op::GetCredits => &s::CREDITS,
+            Op::GetTimestampedLyrics => &s::TIMESTAMPED_LYRICS,
+            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => &s::UPLOADED_FILE,
+            Op::GetCover => &s::COVER_TASK,
+            Op::GetWav => &s::WAV_TASK,
+            Op::GetLyrics => &s::LYRICS_TASK,
+            Op::GetVocalSeparation => &s::VOCAL_SEPARATION_TASK,
+            Op::GetVideo => &s::VIDEO_TASK,
+            _ => &s::MUSIC_TASK,
+        }
+    }
+
+    /// Uploads take a file or a URL and options rather than one request object.
+    pub const fn is_upload(self) -> bool {
+        matches!(
+            self,
+            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64
+        )
+    }
 
     pub fn endpoint(self) -> &'static Endpoint {
         // TABLE is written in the order of `Op`, which the tests check.

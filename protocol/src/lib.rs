@@ -12,6 +12,7 @@ pub mod num;
 pub mod retry;
 pub mod rules;
 pub mod schedule;
+pub mod schema;
 pub mod state;
 pub mod time;
 pub mod track;
@@ -23,3 +24,13 @@ pub use codes::{ErrorKind, Family};
 pub use endpoints::{Endpoint, Host, Method, Op};
 pub use rules::{Fields, RuleKind, ValidationError, Value};
 pub use state::{Stage, TaskState};
+
+/// Documentation text, kept only with the `docs` feature (code generation, the emulator's OpenAPI
+/// document): the wasm client leaves it out, which saves kilobytes of strings it never shows.
+pub(crate) const fn docs(text: &'static str) -> &'static str {
+    if cfg!(feature = "docs") {
+        text
+    } else {
+        ""
+    }
+}

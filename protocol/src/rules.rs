@@ -86,9 +86,28 @@ pub enum RuleKind {
     MaxSize,
     /// Two fields that depend on each other (for example "taskId or audioId").
     Dependency,
+    /// A field the operation does not have: the service would ignore it silently.
+    UnknownField,
 }
 
 impl RuleKind {
+    pub const ALL: [RuleKind; 14] = [
+        RuleKind::Required,
+        RuleKind::Type,
+        RuleKind::MaxLength,
+        RuleKind::MaxWords,
+        RuleKind::Range,
+        RuleKind::Step,
+        RuleKind::Integer,
+        RuleKind::OneOf,
+        RuleKind::Url,
+        RuleKind::SafePath,
+        RuleKind::NotEmpty,
+        RuleKind::MaxSize,
+        RuleKind::Dependency,
+        RuleKind::UnknownField,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             RuleKind::Required => "required",
@@ -104,6 +123,7 @@ impl RuleKind {
             RuleKind::NotEmpty => "not_empty",
             RuleKind::MaxSize => "max_size",
             RuleKind::Dependency => "dependency",
+            RuleKind::UnknownField => "unknown_field",
         }
     }
 

@@ -10,6 +10,13 @@ pub enum TaskState {
 }
 
 impl TaskState {
+    pub const ALL: [TaskState; 4] = [
+        TaskState::Pending,
+        TaskState::Running,
+        TaskState::Succeeded,
+        TaskState::Failed,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             TaskState::Pending => "pending",
@@ -31,6 +38,14 @@ pub enum Stage {
 }
 
 impl Stage {
+    pub const ALL: [Stage; 5] = [
+        Stage::Pending,
+        Stage::Text,
+        Stage::First,
+        Stage::Complete,
+        Stage::Error,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Stage::Pending => "pending",

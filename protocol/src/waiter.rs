@@ -57,6 +57,18 @@ impl TaskKind {
         }
     }
 
+    /// The client's waiter method for the family.
+    pub const fn waiter_name(self) -> &'static str {
+        match self {
+            TaskKind::Music => "waitForTask",
+            TaskKind::Cover => "waitForCover",
+            TaskKind::Wav => "waitForWav",
+            TaskKind::Lyrics => "waitForLyrics",
+            TaskKind::VocalSeparation => "waitForVocalSeparation",
+            TaskKind::Video => "waitForVideo",
+        }
+    }
+
     /// The family of the task a creating operation starts; `None` for operations that start none.
     pub const fn created_by(op: Op) -> Option<TaskKind> {
         Some(match op {

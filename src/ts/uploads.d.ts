@@ -2,55 +2,12 @@
 // Files are stored on the upload host for 3 days; use `downloadUrl` as the `uploadUrl` of
 // `addInstrumental`, `addVocals`, `uploadCover` or `uploadExtend`. Uploading is free of charge.
 
-/** A stored file: what every upload method resolves with. Times are ISO 8601 (UTC). */
-export interface UploadedFile {
-  /** File id. */
-  fileId: string;
-  /** Stored file name: `fileName` if given, else the original name (stream, URL) or a generated one. */
-  fileName: string;
-  /** Original file name (the File's name, the URL's last segment, or the stored name). */
-  originalName: string;
-  /** Size in bytes. */
-  fileSize: number;
-  /** MIME type, recognized automatically by the service from the content. */
-  mimeType: string;
-  /** Storage directory path ("" for the root). */
-  uploadPath: string;
-  /** URL of the stored file. */
-  fileUrl: string;
-  /** Direct download URL: pass it as `uploadUrl` to the audio operations. */
-  downloadUrl: string;
-  /** Upload time. */
-  uploadTime: string;
-  /** Expiry time: 3 days after upload, when the file is deleted. Re-upload if you need it longer. */
-  expiresAt: string;
-  /** Path of the file in the storage, when the service reports it. */
-  filePath?: string;
-  /** Upload time under the hosted service's other name for it, when reported. */
-  uploadedAt?: string;
-}
-
 /** Progress of an upload, in bytes of the file. */
 export interface UploadProgress {
   /** Bytes of the file sent so far; never decreases, even across retries. */
   loaded: number;
   /** Size of the file in bytes; the last event has `loaded === total`. */
   total: number;
-}
-
-/** Where and under which name to store an upload. */
-export interface UploadTarget {
-  /**
-   * Storage directory, relative: no leading `/`, no `.` or `..` segments, no `\`, `:` or control
-   * characters (refused with `ValidationError`, rule `safe_path`, before anything is sent). Some
-   * deployments of the service require it.
-   */
-  uploadPath?: string;
-  /**
-   * Stored file name (one name, no `/`, `\`, `:`, `.` or `..`; at most 255 bytes). A name that
-   * already exists is overwritten, and the overwrite may be visible late because of caching.
-   */
-  fileName?: string;
 }
 
 /** Options of `uploadFile`. */

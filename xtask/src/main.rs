@@ -1,6 +1,7 @@
 //! `cargo xtask`: the project's commands to build the package, run every test, serve the demo and benchmark.
 
 mod bench;
+mod codegen;
 mod demo;
 mod emulator;
 mod http;
@@ -26,6 +27,7 @@ usage: cargo xtask <command> [flags]
                          lint, native, wasm, js, e2e (wasm/js/e2e run against a live emulator)
   demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
                          build the package and the emulator, serve www/ + pkg/ on the music host
+  codegen [--check]      write the Rust and TypeScript that protocol/ declares (--check: fail if stale)
   bench [--only SECTION[,SECTION..]] [--duration SECS]
                          sections: throughput, memory, size, browser
 ";
@@ -87,6 +89,11 @@ fn run(args: &[String]) -> Result<bool> {
             flags.finish()?;
             bench::run(&opts)?;
             true
+        }
+        "codegen" => {
+            let check = flags.switch("--check");
+            flags.finish()?;
+            codegen::run(check)?
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

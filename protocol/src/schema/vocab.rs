@@ -1,0 +1,215 @@
+//! The service's and the client's vocabularies: models, genders, states, stages, families, error
+//! kinds. Request rules (`endpoints.rs`) take their allowed values from here.
+
+use super::Vocab;
+use crate::docs;
+
+/// Model versions: current first, then the deprecated ones still accepted (service.md, Versioning).
+pub static MODEL: Vocab = Vocab {
+    name: "Model",
+    doc: docs("Model version."),
+    values: &[
+        "V6", "V6_WILD", "V6_MINI", "V5_5", "V5", "V4_5PLUS", "V4_5ALL", "V4_5", "V4",
+    ],
+    value_docs: &[
+        docs("default, recommended"),
+        docs("more experimental and creative"),
+        docs("lightweight"),
+        docs("deprecated: voice-customized"),
+        docs("deprecated"),
+        docs("deprecated: richer tones, up to 8 min"),
+        docs("deprecated: better song structure, up to 8 min"),
+        docs("deprecated: better prompt understanding, up to 8 min"),
+        docs("deprecated: improved vocals, up to 4 min"),
+    ],
+};
+
+/// The V6 series, for which add-instrumental lyrics are limited to 5000 characters.
+pub const V6_SERIES: &[&str] = &["V6", "V6_WILD", "V6_MINI"];
+pub const DEFAULT_MODEL: &str = "V6";
+
+pub static VOCAL_GENDER: Vocab = Vocab {
+    name: "VocalGender",
+    doc: docs("Vocal gender."),
+    values: &["m", "f"],
+    value_docs: &[docs("male"), docs("female")],
+};
+
+pub static SEPARATION_TYPE: Vocab = Vocab {
+    name: "SeparationType",
+    doc: docs("How a vocal separation splits the track."),
+    values: &["separate_vocal", "split_stem"],
+    value_docs: &[
+        docs("default: 2 stems, vocals and instrumental"),
+        docs("up to 12 stems, one per instrument group"),
+    ],
+};
+
+/// `TaskState::as_str` of every state, in order.
+pub static TASK_STATE: Vocab = Vocab {
+    name: "TaskState",
+    doc: docs("Normalized state of any task, whatever its family's own encoding."),
+    values: &["pending", "running", "succeeded", "failed"],
+    value_docs: &["", "", "", ""],
+};
+
+/// `Stage::as_str` of every stage, in order.
+pub static MUSIC_STAGE: Vocab = Vocab {
+    name: "MusicStage",
+    doc: docs(
+        "Stage of a music task: as the callbacks name them, plus `pending` before the first.",
+    ),
+    values: &["pending", "text", "first", "complete", "error"],
+    value_docs: &[
+        docs("nothing yet"),
+        docs("the lyrics or description are written"),
+        docs("the first track is playable through its `streamAudioUrl`"),
+        docs("every track is done"),
+        docs("the task failed"),
+    ],
+};
+
+pub static CALLBACK_STAGE: Vocab = Vocab {
+    name: "CallbackStage",
+    doc: docs("Stage of a callback: music tasks call back at `text`, `first` (either may be skipped) and `complete`, or `error`; the other families once, `complete` or `error`."),
+    values: &["text", "first", "complete", "error"],
+    value_docs: &["", "", "", ""],
+};
+
+/// `TaskKind::as_str` of every family that has a status query and callbacks.
+pub static TASK_FAMILY: Vocab = Vocab {
+    name: "TaskFamily",
+    doc: docs("Which kind of task: the families that have a status query, a waiter and callbacks."),
+    values: &[
+        "music",
+        "cover",
+        "wav",
+        "lyrics",
+        "vocal_separation",
+        "video",
+    ],
+    value_docs: &[
+        docs("generate, extend, uploadCover, uploadExtend, addInstrumental, addVocals"),
+        docs("generateCover"),
+        docs("convertToWav"),
+        docs("generateLyrics"),
+        docs("separateVocals"),
+        docs("generateVideo"),
+    ],
+};
+
+/// `ErrorKind::as_str` of the service's kinds, then the client's own.
+pub static ERROR_KIND: Vocab = Vocab {
+    name: "ErrorKind",
+    doc: docs("What went wrong, as a string union: the `kind` of every tunesmith error."),
+    values: &[
+        "unauthorized",
+        "insufficient_credits",
+        "rate_limited",
+        "maintenance",
+        "not_found",
+        "conflict",
+        "invalid",
+        "server",
+        "validation",
+        "network",
+        "timeout",
+        "aborted",
+        "task_failed",
+        "configuration",
+    ],
+    value_docs: &[
+        docs("the API key was refused (401)"),
+        docs("the account has too few credits (music 429, cover 402)"),
+        docs("too many requests (music 405 and 430, cover 429)"),
+        docs("the service is under maintenance (455)"),
+        docs("no such id, path or method (404)"),
+        docs("the record already exists (409)"),
+        docs("the service refused the request's parameters (400, 413, 422)"),
+        docs("a server error (500 and unknown codes)"),
+        docs("a request or option broke a rule; nothing was sent"),
+        docs("no answer: connection refused, DNS, CORS, offline"),
+        docs("an attempt or a waiter's deadline ran out of time"),
+        docs("the caller's AbortSignal fired"),
+        docs("a task reached a failure state"),
+        docs("the client's own options are unusable"),
+    ],
+};
+
+/// The rules a `ValidationError` can name (`RuleKind::as_str`).
+pub static RULE: Vocab = Vocab {
+    name: "ValidationRule",
+    doc: docs("The rule a `ValidationError` names."),
+    values: &[
+        "required",
+        "type",
+        "max_length",
+        "max_words",
+        "range",
+        "step",
+        "integer",
+        "one_of",
+        "url",
+        "safe_path",
+        "not_empty",
+        "max_size",
+        "dependency",
+        "unknown_field",
+    ],
+    value_docs: &[
+        docs("the field is missing or empty"),
+        docs("the value has the wrong type"),
+        docs("too many characters"),
+        docs("too many words"),
+        docs("outside the allowed range"),
+        docs("not a multiple of the allowed step"),
+        docs("not a whole number"),
+        docs("not one of the allowed values"),
+        docs("not an absolute http or https URL"),
+        docs("a path that could leave its folder"),
+        docs("empty where content is needed"),
+        docs("too many bytes"),
+        docs("two fields that depend on each other"),
+        docs("a field the operation does not have (a typo?)"),
+    ],
+};
+
+/// Every vocabulary, for the code generator.
+pub static VOCABS: &[&Vocab] = &[
+    &MODEL,
+    &VOCAL_GENDER,
+    &SEPARATION_TYPE,
+    &TASK_STATE,
+    &MUSIC_STAGE,
+    &CALLBACK_STAGE,
+    &TASK_FAMILY,
+    &ERROR_KIND,
+    &RULE,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::ErrorKind;
+    use crate::rules::RuleKind;
+    use crate::state::{Stage, TaskState};
+    use crate::waiter::TaskKind;
+
+    #[test]
+    fn vocabularies_agree_with_the_enums_the_code_matches_on() {
+        let states: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(states, TASK_STATE.values);
+        let stages: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(stages, MUSIC_STAGE.values);
+        assert_eq!(&MUSIC_STAGE.values[1..], CALLBACK_STAGE.values);
+        let families: Vec<&str> = TaskKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(families, TASK_FAMILY.values);
+        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(kinds, ERROR_KIND.values[..kinds.len()]);
+        let rules: Vec<&str> = RuleKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(rules, RULE.values);
+        for v in VOCABS {
+            assert_eq!(v.values.len(), v.value_docs.len(), "{}", v.name);
+        }
+    }
+}

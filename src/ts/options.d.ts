@@ -1,0 +1,47 @@
+// ---- Client options -------------------------------------------------------------------------
+
+/** Options of `new Client(...)`. */
+export interface ClientOptions {
+  /**
+   * The bearer key, or a function returning one (or a Promise of one), called before each attempt so
+   * that an app can fetch short-lived keys from its own backend. Omit it when `baseUrl` points at
+   * your own proxy that adds the key.
+   */
+  apiKey?: string | (() => string | Promise<string>);
+  /** Music host. Default `https://api.sunoapi.org`. Point it at a proxy or the local emulator. */
+  baseUrl?: string;
+  /** Upload host. Default `https://sunoapiorg.redpandaai.co`. */
+  uploadUrl?: string;
+  /** Service segment in the cover paths (`/api/v1/{segment}/cover/...`). Default `suno`. */
+  serviceSegment?: string;
+  /** Timeout of each attempt, in milliseconds. Default 60000. */
+  timeoutMs?: number;
+  /** Timeout of each upload attempt, in milliseconds. Default 600000. */
+  uploadTimeoutMs?: number;
+  /**
+   * Retries after a retryable failure, 0 to 10. Default 2. Task-creating calls are retried only when
+   * the service said nothing was created (rate limit, maintenance): never after a 500 or a timeout.
+   */
+  maxRetries?: number;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A fetch implementation to use instead of the global `fetch`. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Allows a literal `apiKey` in a browser page, where anyone can read it. Prefer a proxy
+   * (`baseUrl`) or an `apiKey` function that returns short-lived keys.
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Cancels the request in flight and any backoff sleep, at once (rejects with `AbortError`). */
+  signal?: AbortSignal;
+  /** Timeout of each attempt of this call, in milliseconds. */
+  timeoutMs?: number;
+  /** Retries for this call, 0 to 10. */
+  maxRetries?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}

@@ -1,0 +1,423 @@
+//! Writes the package's TypeScript from the declarations: vocabularies, requests (with their
+//! rules in the doc comments), records, answers, callback events, the waiters' options with their
+//! defaults, the `Client` methods with their overloads, and the browser entry's export list.
+
+use super::header;
+use std::collections::BTreeSet;
+use tunesmith_protocol::codes::ErrorKind;
+use tunesmith_protocol::endpoints::Op;
+use tunesmith_protocol::num;
+use tunesmith_protocol::rules::{FieldRule, Kind};
+use tunesmith_protocol::schedule;
+use tunesmith_protocol::schema::{Record, Ty, Union, Vocab, ERROR_KIND, UNIONS, VOCABS};
+use tunesmith_protocol::waiter::{TaskKind, LAST_QUERY_LEAD_MS};
+
+pub fn declarations() -> String {
+    let mut out = header("//");
+    out.push_str("// The facts of the service as the package's types: edit protocol/, then run the generator.\n");
+    section(&mut out, "Vocabularies");
+    for v in VOCABS {
+        vocab(&mut out, v);
+    }
+    let service_kinds: Vec<String> = ErrorKind::ALL
+        .iter()
+        .map(|k| format!("\"{}\"", k.as_str()))
+        .collect();
+    out.push_str(&format!(
+        "\n/** The kinds an `ApiError` can have: what the service's answer means for the endpoint's family. */\nexport type ServiceErrorKind = Extract<{}, {}>;\n",
+        ERROR_KIND.name,
+        service_kinds.join(" | ")
+    ));
+
+    section(&mut out, "Requests");
+    for (name, op) in request_types() {
+        request(&mut out, name, op);
+    }
+
+    section(&mut out, "Records, answers and callback events");
+    for r in reachable_records() {
+        record(&mut out, r);
+    }
+    for u in UNIONS {
+        union(&mut out, u);
+    }
+
+    section(&mut out, "Waiting");
+    wait_options(&mut out);
+
+    section(&mut out, "The Client's methods");
+    client(&mut out);
+    out
+}
+
+fn section(out: &mut String, title: &str) {
+    let rule = "-".repeat(96usize.saturating_sub(title.len() + 9));
+    out.push_str(&format!("\n// ---- {title} {rule}\n"));
+}
+
+fn doc(out: &mut String, indent: &str, text: &str) {
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    if !text.contains('\n') && text.len() + indent.len() < 100 {
+        out.push_str(&format!("{indent}/** {text} */\n"));
+        return;
+    }
+    out.push_str(&format!("{indent}/**\n"));
+    for line in text.lines() {
+        out.push_str(&format!("{indent} * {line}\n").replace(" * \n", " *\n"));
+    }
+    out.push_str(&format!("{indent} */\n"));
+}
+
+fn vocab(out: &mut String, v: &Vocab) {
+    let mut text = v.doc.to_owned();
+    let meanings: Vec<String> = v
+        .values
+        .iter()
+        .zip(v.value_docs)
+        .filter(|(_, d)| !d.is_empty())
+        .map(|(value, d)| format!("- `{value}`: {d}"))
+        .collect();
+    if !meanings.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(&meanings.join("\n"));
+    }
+    out.push('\n');
+    doc(out, "", &text);
+    let values: Vec<String> = v.values.iter().map(|s| format!("\"{s}\"")).collect();
+    out.push_str(&format!(
+        "export type {} = {};\n",
+        v.name,
+        values.join(" | ")
+    ));
+}
+
+/// The request types the TypeScript declares, each with the first operation that takes it.
+fn request_types() -> Vec<(&'static str, Op)> {
+    let mut seen: Vec<(&'static str, Op)> = Vec::new();
+    for op in Op::ALL {
+        let Some(name) = op.request_type() else {
+            continue;
+        };
+        // Uploads take a file and options; only their storage target is a named request type.
+        if op.is_upload() && op != Op::UploadStream {
+            continue;
+        }
+        if !seen.iter().any(|(n, _)| *n == name) {
+            seen.push((name, op));
+        }
+    }
+    seen
+}
+
+fn vocab_named(values: &[&str]) -> Option<&'static Vocab> {
+    VOCABS.iter().copied().find(|v| v.values == values)
+}
+
+fn kind_type(kind: Kind) -> String {
+    match kind {
+        Kind::Number { .. } => "number".into(),
+        Kind::Integer { min, max } if max - min <= 5 => (min..=max)
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Kind::Integer { .. } => "number".into(),
+        Kind::Bool => "boolean".into(),
+        Kind::OneOf(values) => match vocab_named(values) {
+            Some(v) => v.name.into(),
+            None => values
+                .iter()
+                .map(|s| format!("\"{s}\""))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        },
+        _ => "string".into(),
+    }
+}
+
+/// The rule of a field, in words, for its doc comment.
+pub fn rule_text(kind: Kind) -> Option<String> {
+    Some(match kind {
+        Kind::Text { max: Some(max) } => format!("At most {max} characters."),
+        Kind::Text { max: None } => return None,
+        Kind::Words { max_words } => format!("At most {max_words} words."),
+        Kind::Url => "An absolute http or https URL.".into(),
+        Kind::Number { min, max, step } => match step {
+            Some(step) => format!("{} to {}, in steps of {}.", num::fmt(min), num::fmt(max), num::fmt(step)),
+            None => format!("{} to {}.", num::fmt(min), num::fmt(max)),
+        },
+        Kind::Integer { min, max } => format!("A whole number from {min} to {max}."),
+        Kind::OneOf(values) => match vocab_named(values) {
+            Some(v) => format!("One of the `{}` values.", v.name),
+            None => return None,
+        },
+        Kind::Bool => return None,
+        Kind::DirPath => "A relative folder path: no leading `/`, no `.` or `..` segments, no `\\`, `:` or control characters.".into(),
+        Kind::FileName => "One file name: no `/`, `\\` or `:`, not `.` or `..`, at most 255 bytes.".into(),
+    })
+}
+
+fn request(out: &mut String, name: &str, op: Op) {
+    let e = op.endpoint();
+    out.push('\n');
+    let summary = if name == "TaskQuery" {
+        "A status query: the `taskId` returned at creation.".to_owned()
+    } else {
+        format!("`{}`: {}.", e.name, e.summary)
+    };
+    doc(out, "", &summary);
+    out.push_str(&format!("export interface {name} {{\n"));
+    for f in e.fields {
+        field_rule(out, f);
+    }
+    out.push_str("}\n");
+}
+
+fn field_rule(out: &mut String, f: &FieldRule) {
+    let mut text = f.doc.trim_end_matches('.').to_owned();
+    if !text.is_empty() {
+        text.push('.');
+    }
+    if let Some(rule) = rule_text(f.kind) {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(&rule);
+    }
+    doc(out, "  ", &text);
+    let q = if f.required { "" } else { "?" };
+    out.push_str(&format!("  {}{q}: {};\n", f.name, kind_type(f.kind)));
+}
+
+/// Records the client returns, and every record they contain, in declaration order.
+fn reachable_records() -> Vec<&'static Record> {
+    fn visit(ty: &Ty, seen: &mut BTreeSet<&'static str>, list: &mut Vec<&'static Record>) {
+        match ty {
+            Ty::Ref(r) => add(r, seen, list),
+            Ty::List(t) | Ty::Null(t) => visit(t, seen, list),
+            Ty::Union(u) => u.members.iter().for_each(|m| add(m, seen, list)),
+            _ => {}
+        }
+    }
+    fn add(r: &'static Record, seen: &mut BTreeSet<&'static str>, list: &mut Vec<&'static Record>) {
+        if !seen.insert(r.name) {
+            return;
+        }
+        if let Some(base) = r.extends {
+            add(base, seen, list);
+        }
+        for f in r.fields {
+            visit(&f.ty, seen, list);
+        }
+        list.push(r);
+    }
+    let mut seen = BTreeSet::new();
+    let mut list = Vec::new();
+    for op in Op::ALL {
+        add(op.output(), &mut seen, &mut list);
+    }
+    for u in UNIONS {
+        u.members.iter().for_each(|m| add(m, &mut seen, &mut list));
+    }
+    // Declaration order, so that the file reads like the schema.
+    let order: Vec<&str> = tunesmith_protocol::schema::RECORDS
+        .iter()
+        .map(|r| r.name)
+        .collect();
+    list.sort_by_key(|r| order.iter().position(|n| *n == r.name));
+    list
+}
+
+pub fn ts_type(ty: &Ty) -> String {
+    match ty {
+        Ty::Str | Ty::Time => "string".into(),
+        Ty::Num | Ty::Int | Ty::Size => "number".into(),
+        Ty::Bool => "boolean".into(),
+        Ty::Lit(s) => format!("\"{s}\""),
+        Ty::Enum(v) => v.name.into(),
+        Ty::Ref(r) | Ty::Twin(r) => r.name.into(),
+        Ty::Union(u) => u.name.into(),
+        Ty::List(t) => match **t {
+            Ty::Null(_) => format!("({})[]", ts_type(t)),
+            _ => format!("{}[]", ts_type(t)),
+        },
+        Ty::Null(t) => format!("{} | null", ts_type(t)),
+        Ty::Unknown => "unknown".into(),
+    }
+}
+
+fn record(out: &mut String, r: &Record) {
+    out.push('\n');
+    doc(out, "", r.doc);
+    match r.extends {
+        Some(base) => out.push_str(&format!(
+            "export interface {} extends {} {{\n",
+            r.name, base.name
+        )),
+        None => out.push_str(&format!("export interface {} {{\n", r.name)),
+    }
+    for f in r.fields {
+        doc(out, "  ", f.doc);
+        let q = if f.optional { "?" } else { "" };
+        out.push_str(&format!("  {}{q}: {};\n", f.name, ts_type(&f.ty)));
+    }
+    out.push_str("}\n");
+}
+
+fn union(out: &mut String, u: &Union) {
+    out.push('\n');
+    doc(out, "", u.doc);
+    out.push_str(&format!("export type {} =\n", u.name));
+    for (i, m) in u.members.iter().enumerate() {
+        let end = if i + 1 == u.members.len() { ";" } else { "" };
+        out.push_str(&format!("  | {}{end}\n", m.name));
+    }
+}
+
+fn wait_options(out: &mut String) {
+    let min = schedule::DEFAULT_MIN_INTERVAL_MS;
+    let max = schedule::DEFAULT_MAX_INTERVAL_MS;
+    let timeout = schedule::DEFAULT_WAIT_TIMEOUT_MS;
+    let growth = schedule::GROWTH;
+    let jitter = (schedule::JITTER * 100.0).round();
+    out.push_str(&format!(
+        r#"
+/**
+ * Options of `waitForTask` and the other waiters, of `watchTask`, and of `wait: {{...}}` on a create.
+ *
+ * The first query goes out at once; the next ones after `minIntervalMs`, each interval {growth}
+ * times the one before, up to `maxIntervalMs`, with ±{jitter}% jitter so that many waiters do not
+ * query in step. Network failures, timeouts, 500, maintenance and rate-limit answers do not fail
+ * the wait: the next query follows the schedule; a rate-limit answer doubles the interval (per
+ * answer in a row, up to the maximum) and a `Retry-After` is honoured. Each query is a single
+ * attempt (the client's `maxRetries` does not apply: the schedule is the retry policy). An
+ * unauthorized key or an unknown task id rejects at once with the `ApiError`.
+ */
+export interface WaitOptions<T = unknown> {{
+  /** Cancels the wait at once, during a query or a sleep: rejects with `AbortError`; no request follows. */
+  signal?: AbortSignal;
+  /**
+   * Overall deadline in milliseconds. Default {timeout}. One last query goes out just before it
+   * (a tenth of the wait, at most {lead} ms, before); then the wait rejects with `TimeoutError`.
+   */
+  timeoutMs?: number;
+  /** First interval between queries, in milliseconds. Default {min}. */
+  minIntervalMs?: number;
+  /** Longest interval between queries, in milliseconds. Default {max} (the service's recommendation). */
+  maxIntervalMs?: number;
+  /**
+   * Called with the record each time the task's state changes, once per state and in order (music:
+   * per stage: `pending`, `text`, `first` — the first track is then playable through its
+   * `streamAudioUrl` — and `complete`; a stage the service skips between two polls is not
+   * reported, so act on "at least `first`", not on `first` itself). The final success is reported
+   * too, just before the Promise resolves; a failure is not progress: it is the rejection. Not
+   * awaited; if it throws, the wait stops and rejects with what it threw.
+   */
+  onProgress?: (record: T) => void;
+}}
+"#,
+        lead = LAST_QUERY_LEAD_MS,
+    ));
+}
+
+fn client(out: &mut String) {
+    out.push_str(
+        "\n/**\n * The operations of the service. Every method validates its request before the network (rejecting\n * with `ValidationError`, nothing sent) and rejects with `ApiError`, `NetworkError`, `TimeoutError`\n * or `AbortError` otherwise. Task-creating methods take `wait: true` or `wait: { ...WaitOptions }`\n * (in the options, or in the request, where it is removed before sending) and then resolve with the\n * task's final record, as the family's waiter does.\n */\nexport interface Client {\n",
+    );
+    for op in Op::ALL {
+        if op.is_upload() {
+            continue;
+        }
+        let e = op.endpoint();
+        let output = op.output().name;
+        let mut text = format!("{}.", e.summary);
+        if let Some(kind) = TaskKind::created_by(op) {
+            let record = kind.query().output().name;
+            text.push_str(&format!(
+                " Resolves with `{{ taskId }}`; with `wait`, with the final `{record}` (as `{}`).",
+                kind.waiter_name()
+            ));
+            doc(out, "  ", &text);
+            let req = op.request_type().unwrap_or("never");
+            let name = e.name;
+            out.push_str(&format!(
+                "  {name}(request: {req}, options: RequestOptions & {{ wait: Wait<{record}> }}): Promise<{record}>;\n"
+            ));
+            out.push_str(&format!(
+                "  {name}(request: {req} & {{ wait: Wait<{record}> }}, options?: RequestOptions): Promise<{record}>;\n"
+            ));
+            out.push_str(&format!(
+                "  {name}(request: {req}, options?: RequestOptions): Promise<{output}>;\n"
+            ));
+        } else {
+            doc(out, "  ", &text);
+            let req = match op.request_type() {
+                Some(r) => format!("request: {r}"),
+                None => "request?: Record<string, never>".to_owned(),
+            };
+            out.push_str(&format!(
+                "  {}({req}, options?: RequestOptions): Promise<{output}>;\n",
+                e.name
+            ));
+        }
+    }
+    for kind in TaskKind::ALL {
+        let record = kind.query().output().name;
+        let query = kind.query().endpoint().name;
+        doc(
+            out,
+            "  ",
+            &format!(
+                "Waits for a {} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.",
+                kind.as_str().replace('_', " ")
+            ),
+        );
+        out.push_str(&format!(
+            "  {}(taskId: string | TaskCreated, options?: WaitOptions<{record}>): Promise<{record}>;\n",
+            kind.waiter_name()
+        ));
+    }
+    out.push_str("}\n");
+}
+
+/// `export interface X` and `export type X` names in a `.d.ts` text.
+pub fn exported_type_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let rest = line
+            .strip_prefix("export interface ")
+            .or_else(|| line.strip_prefix("export type "));
+        if let Some(rest) = rest {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// `pkg-template/index.d.ts`: the browser entry re-exports every type of the package by name.
+pub fn index_entry(hand_written: &[String]) -> String {
+    let mut names = exported_type_names(&declarations());
+    for n in hand_written {
+        if !names.contains(n) && n != "Client" {
+            names.push(n.clone());
+        }
+    }
+    names.retain(|n| n != "Client");
+    let mut out = String::from("/// <reference lib=\"esnext.disposable\" />\n");
+    out.push_str(&header("//"));
+    out.push_str("// The generated class declarations use `Symbol.dispose`; the reference keeps them checking under any `lib`.\n");
+    out.push_str("export { Client, CallbackDeduper, parseCallback } from \"./tunesmith.js\";\nexport type {\n");
+    for n in names {
+        out.push_str(&format!("  {n},\n"));
+    }
+    out.push_str("} from \"./tunesmith.js\";\nexport * from \"./errors.js\";\n");
+    out
+}
