@@ -32,7 +32,10 @@ pub enum Failure {
 }
 
 /// Ties the attempt's AbortController, its timeout timer and the listener on the caller's signal to
-/// one value: dropping it clears the timer and removes the listener, whichever way the attempt ends.
+/// one value: dropping it aborts the request (a no-op once the answer is read), clears the timer
+/// and removes the listener, whichever way the attempt ends. So a future dropped mid-request (an
+/// abandoned waiter, a closed `watchTask`, a Rust caller's `select!`) leaves nothing in flight, as
+/// reqwest's wasm backend does.
 struct AbortGuard {
     controller: AbortController,
     abort: Function,
@@ -74,6 +77,7 @@ impl AbortGuard {
 
 impl Drop for AbortGuard {
     fn drop(&mut self) {
+        self.controller.abort();
         clear_timeout(&self.timer);
         if let Some(signal) = &self.user_signal {
             let _ = signal.remove_event_listener_with_callback("abort", &self.abort);
@@ -154,14 +158,32 @@ pub async fn sleep(ms: f64, signal: Option<&AbortSignal>) -> Result<(), Failure>
             "Promise executor did not run",
         )));
     };
-    let timer = set_timeout(&resolve, ms);
+    let _guard = SleepGuard {
+        timer: set_timeout(&resolve, ms),
+        reject,
+        signal: signal.cloned(),
+    };
     if let Some(signal) = signal {
-        let _ = signal.add_event_listener_with_callback("abort", &reject);
+        let _ = signal.add_event_listener_with_callback("abort", &_guard.reject);
     }
-    let outcome = JsFuture::from(promise).await;
-    clear_timeout(&timer);
-    if let Some(signal) = signal {
-        let _ = signal.remove_event_listener_with_callback("abort", &reject);
+    JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|_| Failure::Aborted)
+}
+
+/// A sleep's timer and abort listener, released when the sleep ends or its future is dropped.
+struct SleepGuard {
+    timer: JsValue,
+    reject: Function,
+    signal: Option<AbortSignal>,
+}
+
+impl Drop for SleepGuard {
+    fn drop(&mut self) {
+        clear_timeout(&self.timer);
+        if let Some(signal) = &self.signal {
+            let _ = signal.remove_event_listener_with_callback("abort", &self.reject);
+        }
     }
-    outcome.map(|_| ()).map_err(|_| Failure::Aborted)
 }

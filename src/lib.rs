@@ -33,7 +33,7 @@ use js_sys::Promise;
 use options::{CallOptions, Config};
 use std::rc::Rc;
 use tunesmith_protocol::endpoints::Method;
-use tunesmith_protocol::Op;
+use tunesmith_protocol::{rules, Op};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -111,16 +111,43 @@ async fn call_op(
         ));
     }
     op.validate(&JsFields(&request))?;
+    for key in js_sys::Object::keys(&js_sys::Object::from(request.clone())).iter() {
+        if let Some(key) = key.as_string() {
+            rules::check_known(endpoint.fields, &key)?;
+        }
+    }
     let (body, query) = match endpoint.method {
         Method::Get => {
-            let query = endpoint
+            let mut query = endpoint
                 .fields
                 .iter()
-                .filter_map(|f| get(&request, f.name).as_string().map(|v| (f.name, v)))
+                .filter_map(|f| {
+                    get(&request, f.name)
+                        .as_string()
+                        .map(|v| (f.name.to_owned(), v))
+                })
                 .collect::<Vec<_>>();
+            if let Some(extra) = &opts.extra_fields {
+                for entry in js_sys::Object::entries(&js_sys::Object::from(extra.clone())).iter() {
+                    let pair = js_sys::Array::from(&entry);
+                    if let (Some(k), Some(v)) = (pair.get(0).as_string(), text_of(&pair.get(1))) {
+                        query.push((k, v));
+                    }
+                }
+            }
             (Body::None, query)
         }
         Method::Post => {
+            let request = match &opts.extra_fields {
+                Some(extra) => {
+                    let merged = js_sys::Object::assign(
+                        &js_sys::Object::new(),
+                        &js_sys::Object::from(request.clone()),
+                    );
+                    js_sys::Object::assign(&merged, &js_sys::Object::from(extra.clone())).into()
+                }
+                None => request,
+            };
             let json = js_sys::JSON::stringify(&request).map_err(|e| {
                 Error::invalid(
                     "request",
@@ -132,12 +159,24 @@ async fn call_op(
             (Body::Json(String::from(json)), Vec::new())
         }
     };
+    let query: Vec<(&str, String)> = query.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     let data = inner.execute(op, body, &query, &opts).await?;
     Ok(normalize::output(op, data))
 }
 
+/// A query parameter's text: strings as they are, numbers and booleans written out.
+fn text_of(v: &JsValue) -> Option<String> {
+    v.as_string()
+        .or_else(|| v.as_f64().map(tunesmith_protocol::num::fmt))
+        .or_else(|| {
+            v.as_bool()
+                .map(|b| if b { "true".into() } else { "false".into() })
+        })
+}
+
 /// One exported method per operation. Their TypeScript signatures (with optional options and
-/// overloads) are declared by hand in `ts/client.d.ts`, which merges into the generated class.
+/// overloads) are generated from the endpoint table into `ts/generated.d.ts`, which merges into
+/// the class; the suites check that every operation of the table is a method here.
 macro_rules! operations {
     ($( $(#[$meta:meta])* $name:ident => $js:literal, $op:expr; )*) => {
         #[wasm_bindgen]

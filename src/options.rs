@@ -212,13 +212,15 @@ fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
     Ok(out)
 }
 
-/// Options of one call: `{ signal, timeoutMs, maxRetries, headers }`.
+/// Options of one call: `{ signal, timeoutMs, maxRetries, headers, extraFields }`.
 #[derive(Default)]
 pub struct CallOptions {
     pub signal: Option<AbortSignal>,
     pub timeout_ms: Option<f64>,
     pub max_retries: Option<u32>,
     pub headers: Vec<(String, String)>,
+    /// Fields the package does not know yet, sent as they are (unchecked).
+    pub extra_fields: Option<JsValue>,
 }
 
 impl CallOptions {
@@ -244,11 +246,23 @@ impl CallOptions {
                 ))
             }
         };
+        let extra_fields = match get(v, "extraFields") {
+            e if e.is_undefined() || e.is_null() => None,
+            e if crate::js::is_plain_object(&e) => Some(e),
+            _ => {
+                return Err(Error::invalid(
+                    "extraFields",
+                    "type",
+                    "`extraFields` must be a plain object of fields to send as they are",
+                ))
+            }
+        };
         Ok(CallOptions {
             signal,
             timeout_ms: read_timeout(v, "timeoutMs")?,
             max_retries: read_retries(v)?,
             headers: read_headers(&get(v, "headers"))?,
+            extra_fields,
         })
     }
 }

@@ -171,6 +171,7 @@ impl Poll {
                 ),
                 max_retries: Some(0),
                 headers: Vec::new(),
+                extra_fields: None,
             };
             let answer = self
                 .inner
@@ -345,12 +346,35 @@ fn iter_result(value: &JsValue, done: bool) -> JsValue {
 }
 
 /// The iterator of `watchTask`: each `next()` polls until the next change of state.
-fn watch(inner: Rc<Inner>, task_id: String, opts: &WaitOptions) -> JsValue {
+fn watch(inner: Rc<Inner>, task_id: String, opts: &WaitOptions) -> Result<JsValue, Error> {
+    // Closing the iterator (`break`, `return()`) aborts a query or sleep in flight: the watch has
+    // its own controller, which the caller's signal also fires.
+    let stop = web_sys::AbortController::new().map_err(|e| {
+        Error::invalid("signal", "type", "AbortController is unavailable").with_cause(e)
+    })?;
+    let stop_fn: Function = get(&stop, "abort")
+        .dyn_into::<Function>()
+        .map_err(|e| {
+            Error::invalid("signal", "type", "AbortController is unavailable").with_cause(e)
+        })?
+        .bind0(&stop);
+    if let Some(user) = &opts.signal {
+        if user.aborted() {
+            stop.abort();
+        }
+        let _ = user.add_event_listener_with_callback("abort", &stop_fn);
+    }
+    let own = WaitOptions {
+        signal: Some(stop.signal()),
+        timeout_ms: opts.timeout_ms,
+        schedule: opts.schedule,
+        on_progress: None,
+    };
     let poll = Rc::new(RefCell::new(Some(Poll::new(
         inner,
         TaskKind::Music,
         task_id,
-        opts,
+        &own,
     ))));
     let closed = Rc::new(Cell::new(false));
     let (step_poll, step_closed) = (poll.clone(), closed.clone());
@@ -377,8 +401,12 @@ fn watch(inner: Rc<Inner>, task_id: String, opts: &WaitOptions) -> JsValue {
     let close = Closure::<dyn FnMut()>::new(move || {
         closed.set(true);
         poll.borrow_mut().take();
+        let _ = stop_fn.call0(&JsValue::UNDEFINED);
     });
-    async_iterator(&step.into_js_value(), &close.into_js_value())
+    Ok(async_iterator(
+        &step.into_js_value(),
+        &close.into_js_value(),
+    ))
 }
 
 /// `wait` of a create, from the options (second argument) or the request (first), which then
@@ -498,6 +526,6 @@ impl Client {
     ) -> Result<JsValue, JsValue> {
         let opts = WaitOptions::from_js(&options.unwrap_or(JsValue::UNDEFINED))?;
         let task_id = task_id_of(&task_id)?;
-        Ok(watch(self.inner.clone(), task_id, &opts))
+        Ok(watch(self.inner.clone(), task_id, &opts)?)
     }
 }

@@ -170,6 +170,53 @@ pub fn check(rules: &[FieldRule], fields: &(impl Fields + ?Sized)) -> Result<(),
     Ok(())
 }
 
+/// Refuses a field the operation does not have: the service ignores unknown fields silently, so
+/// a typo (`callbackUrl` for `callBackUrl`) would lose the callbacks without a word. The message
+/// names the closest known field.
+pub fn check_known(rules: &[FieldRule], name: &str) -> Result<(), ValidationError> {
+    if rules.iter().any(|r| r.name == name) {
+        return Ok(());
+    }
+    let closest = rules
+        .iter()
+        .map(|r| {
+            (
+                distance(&r.name.to_ascii_lowercase(), &name.to_ascii_lowercase()),
+                r.name,
+            )
+        })
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, _)| *d <= 2 + name.len() / 4);
+    let detail = match closest {
+        Some((_, known)) => format!(
+            "is not a field of this operation (did you mean `{known}`?); send fields the package does not know yet with the `extraFields` option"
+        ),
+        None => "is not a field of this operation; send fields the package does not know yet with the `extraFields` option".to_owned(),
+    };
+    Err(ValidationError::new(name, RuleKind::UnknownField, detail))
+}
+
+/// Edit distance (insertions, deletions, substitutions) between two short ASCII-ish names.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = i;
+        let mut left = i + 1;
+        let mut next = Vec::with_capacity(row.len());
+        next.push(left);
+        for (j, cb) in b.iter().enumerate() {
+            let up = row.get(j + 1).copied().unwrap_or(usize::MAX - 1);
+            let cost = diagonal + usize::from(ca != *cb);
+            left = cost.min(up + 1).min(left + 1);
+            diagonal = up;
+            next.push(left);
+        }
+        row = next;
+    }
+    row.last().copied().unwrap_or(0)
+}
+
 /// Checks one value against one rule.
 pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationError> {
     let name = rule.name;
@@ -509,5 +556,49 @@ mod tests {
             check_one(&rule, &s("  ")).unwrap_err().rule,
             RuleKind::Required
         );
+    }
+}
+
+#[cfg(test)]
+mod known_field_tests {
+    use super::*;
+
+    const RULES: &[FieldRule] = &[
+        FieldRule {
+            name: "callBackUrl",
+            required: true,
+            kind: Kind::Url,
+            doc: "",
+        },
+        FieldRule {
+            name: "prompt",
+            required: false,
+            kind: Kind::Text { max: None },
+            doc: "",
+        },
+    ];
+
+    #[test]
+    fn unknown_fields_are_refused_with_the_closest_known_name() {
+        assert!(check_known(RULES, "prompt").is_ok());
+        let err = check_known(RULES, "callbackUrl").unwrap_err();
+        assert_eq!(
+            (err.field.as_str(), err.rule),
+            ("callbackUrl", RuleKind::UnknownField)
+        );
+        assert!(
+            err.message.contains("did you mean `callBackUrl`?"),
+            "{}",
+            err.message
+        );
+        assert!(check_known(RULES, "promt")
+            .unwrap_err()
+            .message
+            .contains("`prompt`"));
+        let far = check_known(RULES, "temperature").unwrap_err();
+        assert!(!far.message.contains("did you mean"), "{}", far.message);
+        assert!(far.message.contains("extraFields"));
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
     }
 }

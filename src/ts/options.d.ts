@@ -44,4 +44,12 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * Fields the package does not know yet (the service added them after this release), sent as they
+   * are: merged into the JSON body of a POST, added to the query of a GET. A field the package does
+   * know but that is misspelt in the request (`callbackUrl` for `callBackUrl`) is refused with a
+   * `ValidationError` (rule `unknown_field`, naming the closest known field) rather than silently
+   * ignored by the service; `extraFields` is the explicit way past that check.
+   */
+  extraFields?: Record<string, unknown>;
 }

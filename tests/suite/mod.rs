@@ -3,6 +3,7 @@
 
 mod callbacks;
 pub mod common;
+mod declared;
 mod errors;
 mod operations;
 mod retries;

@@ -366,3 +366,40 @@ fn bad_client_options_throw_typed_errors() {
         assert_eq!(prop_str(&e, "field"), field);
     }
 }
+
+#[wasm_bindgen_test]
+async fn unknown_fields_are_refused_with_the_closest_name_and_extra_fields_pass_through() {
+    let t = tag("unknown-fields");
+    let client = client(&t);
+    let typo = js(json!({
+        "customMode": false, "instrumental": true, "model": "V6", "prompt": "a song",
+        "callBackUrl": callback_url(&t), "callbackUrl": callback_url(&t),
+    }));
+    let e = err(client.generate(typo, None)).await;
+    assert_class(&e, "ValidationError");
+    assert_eq!(prop_str(&e, "field"), "callbackUrl");
+    assert_eq!(prop_str(&e, "rule"), "unknown_field");
+    assert!(message(&e).contains("did you mean `callBackUrl`?"), "{}", message(&e));
+    assert_eq!(stats(&t).await.0, 0, "nothing was sent");
+
+    // The explicit way to send what the package does not know yet.
+    let request = js(json!({
+        "customMode": false, "instrumental": true, "model": "V6", "prompt": "a song",
+        "callBackUrl": callback_url(&t),
+    }));
+    let options = js(json!({ "extraFields": { "futureKnob": 3 } }));
+    let created = ok(client.generate(request, Some(options))).await;
+    let task_id = prop_str(&created, "taskId");
+    let record = ok(client.get_task(
+        js(json!({ "taskId": task_id })),
+        Some(js(json!({ "extraFields": { "verbose": true } }))),
+    ))
+    .await;
+    assert!(prop_str(&record, "param").contains("\"futureKnob\":3"), "{}", show(&record));
+    let log = requests(&t).await;
+    let query = prop_str(log.last().unwrap(), "query");
+    assert!(query.contains("verbose=true"), "{query}");
+    // A non-object is refused before anything is sent.
+    let e = err(client.get_credits(JsValue::UNDEFINED, Some(js(json!({ "extraFields": 5 }))))).await;
+    assert_eq!(prop_str(&e, "field"), "extraFields");
+}

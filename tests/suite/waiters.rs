@@ -562,3 +562,55 @@ async fn wait_on_every_family_create_resolves_with_its_record() {
     let e = err(client.generate(generate_request("emulate:GENERATE_AUDIO_FAILED"), wait())).await;
     assert_class(&e, "TaskFailedError");
 }
+
+/// A `fetch` option that counts requests in flight and keeps each request's signal.
+fn counting_fetch() -> JsValue {
+    let make = Function::new_no_args(
+        "const state = { inflight: 0, signals: [] };
+         const f = (input, init) => {
+           state.inflight++;
+           state.signals.push(init.signal);
+           return fetch(input, init).finally(() => { state.inflight--; });
+         };
+         f.state = state;
+         return f;",
+    );
+    make.call0(&JsValue::UNDEFINED).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn closing_a_watch_aborts_the_query_in_flight() {
+    let t = tag("watch-abort");
+    let fetch = counting_fetch();
+    let opts = options(&t, json!({}));
+    Reflect::set(&opts, &"fetch".into(), &fetch).unwrap();
+    let client = Client::new(Some(opts.unchecked_into())).unwrap();
+    let id = create_music(&client, "closed mid-query").await;
+    // The emulator holds the next status query for 3 s.
+    arm_fault(&t, json!({ "delayMs": 3000, "times": 1, "ops": ["getTask"] })).await;
+    let iterator = client
+        .watch_task(JsValue::from_str(&id), Some(fast(json!({}))))
+        .unwrap();
+    let pending = next(&iterator);
+    sleep(300).await;
+    let state = prop(&fetch, "state");
+    assert_eq!(prop(&state, "inflight").as_f64(), Some(1.0), "the held query");
+    let ret: Function = prop(&iterator, "return").unchecked_into();
+    JsFuture::from(ret.call0(&iterator).unwrap().unchecked_into::<Promise>())
+        .await
+        .unwrap();
+    // The pending step ends with the abort instead of waiting out the held answer.
+    let outcome = pending.await;
+    sleep(200).await;
+    assert_eq!(
+        prop(&state, "inflight").as_f64(),
+        Some(0.0),
+        "a request is still in flight after return(): {:?}",
+        outcome.map(|v| show(&v))
+    );
+    let signals = Array::from(&prop(&state, "signals"));
+    assert!(prop(&signals.get(signals.length() - 1), "aborted").as_bool().unwrap());
+    let at_close = get_task_queries(&t).await;
+    sleep(500).await;
+    assert_eq!(get_task_queries(&t).await, at_close, "no query after return()");
+}

@@ -177,6 +177,8 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
 }
 
 fn lint() -> Result<()> {
+    // Drift first: a stale generated file would make every later failure confusing.
+    crate::codegen::run(true)?;
     proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
     proc::run(proc::cargo().args([
         "clippy",

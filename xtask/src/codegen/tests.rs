@@ -1,1 +1,98 @@
+//! The generator's promise, shown: one edit to a declaration reaches the TypeScript and the
+//! run-time check, and the committed files are what the declarations say.
 
+use super::*;
+use tunesmith_protocol::schema::{self, check, client, Record, Ty, MUSIC_TASK};
+
+fn music_task_with(extra: &'static [schema::Field]) -> &'static Record {
+    let mut fields: Vec<schema::Field> = MUSIC_TASK.fields.to_vec();
+    fields.extend_from_slice(extra);
+    Box::leak(Box::new(Record {
+        name: MUSIC_TASK.name,
+        rust: MUSIC_TASK.rust,
+        twin: None,
+        extends: None,
+        doc: MUSIC_TASK.doc,
+        fields: Box::leak(fields.into_boxed_slice()),
+    }))
+}
+
+fn sample_task() -> serde_json::Value {
+    serde_json::json!({
+        "taskId": "t1", "parentMusicId": "", "param": "{}",
+        "response": { "taskId": "t1", "sunoData": [] },
+        "status": "PENDING", "type": "GENERATE", "operationType": "generate",
+        "errorCode": null, "errorMessage": null, "createTime": "2026-01-01T00:00:00",
+        "state": "pending", "stage": "pending", "tracks": [],
+    })
+}
+
+#[test]
+fn a_field_added_to_a_declaration_reaches_the_typescript_and_the_runtime_check() {
+    static MOOD: [schema::Field; 1] = [client("mood", Ty::Str, "How the song feels.")];
+    let declared = music_task_with(&MOOD);
+
+    let mut ts = String::new();
+    ts::record(&mut ts, declared);
+    assert!(
+        ts.contains("  /** How the song feels. */\n  mood: string;\n"),
+        "{ts}"
+    );
+
+    // The emulator's answer without the new field now disagrees with the declaration...
+    let before = sample_task();
+    check(&before, &Ty::Ref(&MUSIC_TASK)).unwrap();
+    let err = check(&before, &Ty::Ref(declared)).unwrap_err();
+    assert_eq!(err.path, "MusicTask.mood");
+    // ...and agrees once it carries it.
+    let mut after = before;
+    after["mood"] = "bright".into();
+    check(&after, &Ty::Ref(declared)).unwrap();
+    // A field nobody declared is a disagreement too, in either direction.
+    let mut extra = sample_task();
+    extra["taskID"] = "typo".into();
+    assert_eq!(
+        check(&extra, &Ty::Ref(&MUSIC_TASK)).unwrap_err().path,
+        "MusicTask.taskID"
+    );
+}
+
+#[test]
+fn the_committed_generated_files_match_the_declarations() {
+    for out in outputs().unwrap() {
+        let committed = std::fs::read_to_string(crate::root().join(out.path)).unwrap();
+        assert!(
+            committed == out.text,
+            "{} is stale: run `cargo xtask codegen`",
+            out.path
+        );
+    }
+}
+
+#[test]
+fn every_operation_gets_a_client_method_and_every_type_is_exported() {
+    let dts = ts::declarations();
+    for op in tunesmith_protocol::Op::ALL {
+        if !op.is_upload() {
+            assert!(
+                dts.contains(&format!("  {}(", op.endpoint().name)),
+                "{op:?}"
+            );
+        }
+    }
+    let index = ts::index_entry(&hand_written_exports().unwrap());
+    // `Client` is the class itself, exported as a value.
+    for name in ts::exported_type_names(&dts)
+        .into_iter()
+        .filter(|n| n != "Client")
+    {
+        assert!(
+            index.contains(&format!("  {name},\n")),
+            "{name} not exported"
+        );
+    }
+    assert!(
+        dts.contains("Default 600000"),
+        "schedule default comes from protocol"
+    );
+}

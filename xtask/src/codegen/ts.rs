@@ -248,7 +248,7 @@ pub fn ts_type(ty: &Ty) -> String {
     }
 }
 
-fn record(out: &mut String, r: &Record) {
+pub(super) fn record(out: &mut String, r: &Record) {
     out.push('\n');
     doc(out, "", r.doc);
     match r.extends {
