@@ -60,6 +60,7 @@ test("quickstart: upload, add an instrumental, wait, list the tracks", { skip },
 test("waiting: waitForTask with progress, watchTask as an async iterator", { skip }, async () => {
   const lines = await runExample("waiting.mjs");
   assert.ok(lines.includes("succeeded 2"), lines.join("\n"));
+  assert.equal(lines.filter((l) => l.startsWith("play it now: http")).length, 1, lines.join("\n"));
   assert.equal(lines.at(-1), "complete 2", lines.join("\n"));
 });
 

@@ -379,7 +379,11 @@ async fn unknown_fields_are_refused_with_the_closest_name_and_extra_fields_pass_
     assert_class(&e, "ValidationError");
     assert_eq!(prop_str(&e, "field"), "callbackUrl");
     assert_eq!(prop_str(&e, "rule"), "unknown_field");
-    assert!(message(&e).contains("did you mean `callBackUrl`?"), "{}", message(&e));
+    assert!(
+        message(&e).contains("did you mean `callBackUrl`?"),
+        "{}",
+        message(&e)
+    );
     assert_eq!(stats(&t).await.0, 0, "nothing was sent");
 
     // The explicit way to send what the package does not know yet.
@@ -395,11 +399,16 @@ async fn unknown_fields_are_refused_with_the_closest_name_and_extra_fields_pass_
         Some(js(json!({ "extraFields": { "verbose": true } }))),
     ))
     .await;
-    assert!(prop_str(&record, "param").contains("\"futureKnob\":3"), "{}", show(&record));
+    assert!(
+        prop_str(&record, "param").contains("\"futureKnob\":3"),
+        "{}",
+        show(&record)
+    );
     let log = requests(&t).await;
     let query = prop_str(log.last().unwrap(), "query");
     assert!(query.contains("verbose=true"), "{query}");
     // A non-object is refused before anything is sent.
-    let e = err(client.get_credits(JsValue::UNDEFINED, Some(js(json!({ "extraFields": 5 }))))).await;
+    let e =
+        err(client.get_credits(JsValue::UNDEFINED, Some(js(json!({ "extraFields": 5 }))))).await;
     assert_eq!(prop_str(&e, "field"), "extraFields");
 }

@@ -587,14 +587,22 @@ async fn closing_a_watch_aborts_the_query_in_flight() {
     let client = Client::new(Some(opts.unchecked_into())).unwrap();
     let id = create_music(&client, "closed mid-query").await;
     // The emulator holds the next status query for 3 s.
-    arm_fault(&t, json!({ "delayMs": 3000, "times": 1, "ops": ["getTask"] })).await;
+    arm_fault(
+        &t,
+        json!({ "delayMs": 3000, "times": 1, "ops": ["getTask"] }),
+    )
+    .await;
     let iterator = client
         .watch_task(JsValue::from_str(&id), Some(fast(json!({}))))
         .unwrap();
     let pending = next(&iterator);
     sleep(300).await;
     let state = prop(&fetch, "state");
-    assert_eq!(prop(&state, "inflight").as_f64(), Some(1.0), "the held query");
+    assert_eq!(
+        prop(&state, "inflight").as_f64(),
+        Some(1.0),
+        "the held query"
+    );
     let ret: Function = prop(&iterator, "return").unchecked_into();
     JsFuture::from(ret.call0(&iterator).unwrap().unchecked_into::<Promise>())
         .await
@@ -609,8 +617,14 @@ async fn closing_a_watch_aborts_the_query_in_flight() {
         outcome.map(|v| show(&v))
     );
     let signals = Array::from(&prop(&state, "signals"));
-    assert!(prop(&signals.get(signals.length() - 1), "aborted").as_bool().unwrap());
+    assert!(prop(&signals.get(signals.length() - 1), "aborted")
+        .as_bool()
+        .unwrap());
     let at_close = get_task_queries(&t).await;
     sleep(500).await;
-    assert_eq!(get_task_queries(&t).await, at_close, "no query after return()");
+    assert_eq!(
+        get_task_queries(&t).await,
+        at_close,
+        "no query after return()"
+    );
 }

@@ -2,15 +2,27 @@
 import { Client } from "tunesmith";
 
 const client = new Client({ apiKey: process.env.TUNESMITH_API_KEY, baseUrl: process.env.TUNESMITH_BASE_URL });
-const request = { customMode: false, instrumental: true, model: "V6", prompt: "A calm piano piece", callBackUrl: "https://example.com/callbacks" };
 
 // README:wait:start
+const request = {
+  customMode: false, // only a description; the service writes lyrics, style and title
+  instrumental: true,
+  model: "V6",
+  prompt: "A calm piano piece",
+  callBackUrl: "https://example.com/callbacks",
+};
 const { taskId } = await client.generate(request);
 
+// Polling may jump from `text` straight to `complete`, so act on "a track can stream now",
+// not on the `first` stage itself: this cannot miss it.
+let playing = false;
 const task = await client.waitForTask(taskId, {
   signal: AbortSignal.timeout(5 * 60_000), // or a Stop button's AbortController
   onProgress: (t) => {
-    if (t.stage === "first") console.log("play it now:", t.tracks[0].streamAudioUrl);
+    if (!playing && t.tracks.length > 0) {
+      playing = true;
+      console.log("play it now:", t.tracks[0].streamAudioUrl);
+    }
   },
 });
 console.log(task.state, task.tracks.length); // "succeeded" 2

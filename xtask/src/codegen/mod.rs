@@ -29,7 +29,29 @@ pub fn outputs() -> Result<Vec<Output>> {
             path: "pkg-template/index.d.ts",
             text: ts::index_entry(&hand_written_exports()?),
         },
+        Output {
+            path: "README.md",
+            text: replace_region(
+                &std::fs::read_to_string(crate::root().join("README.md"))?,
+                "operations",
+                &ts::operations_table(),
+            )?,
+        },
     ])
+}
+
+/// `text` with the lines between `<!-- generated:NAME:start -->` and `:end -->` replaced.
+fn replace_region(text: &str, name: &str, body: &str) -> Result<String> {
+    let start = format!("<!-- generated:{name}:start -->\n");
+    let end = format!("<!-- generated:{name}:end -->");
+    let (Some(a), Some(b)) = (text.find(&start), text.find(&end)) else {
+        bail!("README.md lacks the markers {start:?} … {end:?}");
+    };
+    let a = a + start.len();
+    if b < a {
+        bail!("README.md: {end:?} comes before {start:?}");
+    }
+    Ok(format!("{}{body}{}", &text[..a], &text[b..]))
 }
 
 /// Writes every generated file; with `check`, writes nothing and fails on any difference.

@@ -382,6 +382,37 @@ fn client(out: &mut String) {
     out.push_str("}\n");
 }
 
+/// The README's table of every operation, from the endpoint table.
+pub fn operations_table() -> String {
+    use tunesmith_protocol::endpoints::{Host, Method};
+    let mut out = String::from(
+        "| method | request | what it does | resolves with | how to wait |\n|---|---|---|---|---|\n",
+    );
+    for op in Op::ALL {
+        let e = op.endpoint();
+        let http = match e.method {
+            Method::Get => "GET",
+            Method::Post => "POST",
+        };
+        let host = match e.host {
+            Host::Music => "",
+            Host::Upload => " (upload host)",
+        };
+        let wait = match TaskKind::created_by(op) {
+            Some(kind) => format!("`{}` or `{{ wait: true }}`", kind.waiter_name()),
+            None => "answers at once".to_owned(),
+        };
+        out.push_str(&format!(
+            "| `{}` | `{http} {}`{host} | {} | `{}` | {wait} |\n",
+            e.name,
+            e.path,
+            e.summary.replace('|', "\\|"),
+            op.output().name,
+        ));
+    }
+    out
+}
+
 /// `export interface X` and `export type X` names in a `.d.ts` text.
 pub fn exported_type_names(text: &str) -> Vec<String> {
     let mut names = Vec::new();
