@@ -13,15 +13,23 @@ pub fn fmt(n: f64) -> String {
         };
     }
     let negative = n < 0.0;
-    let scaled = (n.abs() * 1e6).round();
-    if scaled >= 9.0e18 {
-        // Beyond i64 at this scale: whole part only is meaningful anyway.
-        return format!(
-            "{}{}",
-            if negative { "-" } else { "" },
-            n.abs().round() as u64
-        );
+    if n.abs() >= 1e15 {
+        // Past what whole-number text reads well (and past u64 near 1.8e19): JavaScript's
+        // exponent form, `1.844674e+19`, never a saturated integer.
+        let (mut mantissa, mut exponent) = (n.abs(), 0);
+        while mantissa >= 10.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
+        let sign = if negative { "-" } else { "" };
+        return format!("{sign}{}e+{exponent}", fmt(mantissa));
     }
+    if n.abs() >= 1e12 {
+        // Six decimals would overflow u64 here; the whole part is what such a number says.
+        let sign = if negative { "-" } else { "" };
+        return format!("{sign}{}", n.abs().round() as u64);
+    }
+    let scaled = (n.abs() * 1e6).round();
     let scaled = scaled as u64;
     let (whole, frac) = (scaled / 1_000_000, scaled % 1_000_000);
     let mut out = String::new();
@@ -115,5 +123,21 @@ mod tests {
         assert_eq!(parse_decimal("1e3"), None);
         assert_eq!(parse_decimal(""), None);
         assert_eq!(parse_decimal("Wed, 21 Oct"), None);
+    }
+}
+
+#[cfg(test)]
+mod large_number_tests {
+    use super::fmt;
+
+    #[test]
+    fn very_large_numbers_of_either_sign_keep_their_sign_and_size() {
+        assert_eq!(fmt(1e300), "1e+300");
+        assert_eq!(fmt(-1e300), "-1e+300");
+        assert_eq!(fmt(1.8446744073709552e19), "1.844674e+19");
+        assert_eq!(fmt(-2.5e21), "-2.5e+21");
+        assert_eq!(fmt(f64::MAX), "1.797693e+308");
+        assert_eq!(fmt(999_999_999_999_999.0), "999999999999999");
+        assert_eq!(fmt(-12.5), "-12.5");
     }
 }

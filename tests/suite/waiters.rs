@@ -595,7 +595,14 @@ async fn closing_a_watch_aborts_the_query_in_flight() {
     let iterator = client
         .watch_task(JsValue::from_str(&id), Some(fast(json!({}))))
         .unwrap();
-    let pending = next(&iterator);
+    // Called now (a Rust future would not start until awaited).
+    let next_fn: Function = prop(&iterator, "next").unchecked_into();
+    let pending = JsFuture::from(
+        next_fn
+            .call0(&iterator)
+            .unwrap()
+            .unchecked_into::<Promise>(),
+    );
     sleep(300).await;
     let state = prop(&fetch, "state");
     assert_eq!(
