@@ -8,7 +8,7 @@ use js_sys::{Function, Promise};
 use std::future::Future;
 use std::pin::Pin;
 use tunesmith_protocol::codes::ErrorKind;
-use tunesmith_protocol::endpoints::{Host, Method};
+use tunesmith_protocol::endpoints::{Answer, Host, Method};
 use tunesmith_protocol::retry::{self, Failure as RetryFailure};
 use tunesmith_protocol::Op;
 use wasm_bindgen::{JsCast, JsValue};
@@ -212,6 +212,19 @@ fn attempt_error(operation: &str, failure: Failure, timeout_ms: f64) -> Error {
     }
 }
 
+/// Whether `data` holds what a success promises (`Answer`).
+fn answers_as_promised(answer: Answer, data: &JsValue) -> bool {
+    let finite = |v: Option<f64>| v.is_some_and(f64::is_finite);
+    match answer {
+        Answer::TaskId => {
+            data.as_string().is_some_and(|s| !s.is_empty())
+                || get_string(data, "taskId").is_some_and(|s| !s.is_empty())
+        }
+        Answer::Number => finite(data.as_f64()) || finite(get_f64(data, "credits")),
+        Answer::Object => crate::js::is_plain_object(data),
+    }
+}
+
 /// Reads `{code, msg, data}` (and the upload host's `success`), whatever the HTTP status.
 fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
@@ -220,7 +233,13 @@ fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let msg = get_string(&reply.body, "msg").unwrap_or_default();
     let success = get(&reply.body, "success").as_bool();
     let mut error = match code {
-        Some(200) if success != Some(false) => return Ok(get(&reply.body, "data")),
+        Some(200) if success != Some(false) => {
+            let data = get(&reply.body, "data");
+            if answers_as_promised(op.answer(), &data) {
+                return Ok(data);
+            }
+            Error::unexpected(endpoint.name, op.answer().promise(), reply.status)
+        }
         Some(code) => Error::api(family, endpoint.name, code, &msg, reply.status),
         None if (200..300).contains(&reply.status) => {
             let mut e = Error::api(

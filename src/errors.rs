@@ -120,6 +120,22 @@ impl Error {
         e
     }
 
+    /// A success that lacks what the documentation promises: typed, with the request id, so that
+    /// `{"code":200,"data":null}` never resolves as `{}`. Not retried on a create: the task may
+    /// exist and be charged.
+    pub fn unexpected(operation: &str, promised: &str, status: u16) -> Self {
+        let mut e = Error::new(
+            Class::Api,
+            format!(
+                "{operation} answered success without {promised}: an unexpected answer from the service (keep the requestId for support)"
+            ),
+        );
+        e.kind = Some(ErrorKind::Server);
+        e.code = Some(200);
+        e.status = Some(status);
+        e
+    }
+
     pub fn aborted(operation: &str) -> Self {
         Error::new(Class::Abort, format!("{operation} was aborted"))
     }

@@ -70,6 +70,25 @@ impl AbortGuard {
         })
     }
 
+    /// A Promise that rejects when the attempt's signal fires. Raced against `fetch` and the body
+    /// read, so that a `fetch` that ignores `init.signal` (some polyfills and test doubles) still
+    /// settles at the timeout or the caller's abort.
+    fn fired(&self) -> Promise {
+        let signal = self.controller.signal();
+        Promise::new(&mut |_, reject| {
+            if signal.aborted() {
+                let _ = reject.call0(&JsValue::UNDEFINED);
+            }
+            let _ = signal.add_event_listener_with_callback("abort", &reject);
+        })
+    }
+
+    /// `promise`, or the rejection of `fired` if the signal fires first.
+    fn race(&self, promise: &JsValue, fired: &Promise) -> Promise {
+        let both = js_sys::Array::of2(&Promise::resolve(promise), fired);
+        Promise::race(&both)
+    }
+
     /// Why the attempt's signal fired: the caller's abort wins over our timer.
     fn failure(&self, cause: JsValue) -> Failure {
         if self.user_signal.as_ref().is_some_and(AbortSignal::aborted) {
@@ -115,10 +134,11 @@ pub async fn send(
     }
     set(&init, "signal", &guard.controller.signal());
 
+    let fired = guard.fired();
     let started = fetch
         .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
         .map_err(|e| guard.failure(e))?;
-    let response = JsFuture::from(Promise::resolve(&started))
+    let response = JsFuture::from(guard.race(&started, &fired))
         .await
         .map_err(|e| guard.failure(e))?;
     let status = get_f64(&response, "status").unwrap_or(0.0) as u16;
@@ -137,7 +157,7 @@ pub async fn send(
         .dyn_into::<Function>()
         .map_err(Failure::Network)?;
     let text_promise = text_fn.call0(&response).map_err(|e| guard.failure(e))?;
-    let text = JsFuture::from(Promise::resolve(&text_promise))
+    let text = JsFuture::from(guard.race(&text_promise, &fired))
         .await
         .map_err(|e| guard.failure(e))?;
     drop(guard);

@@ -44,6 +44,28 @@ pub enum Op {
     UploadBase64,
 }
 
+/// The least a successful answer's `data` must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `{ taskId: "non-empty" }` (or the id as a bare string).
+    TaskId,
+    /// A finite number (or `{ credits: number }`).
+    Number,
+    /// An object (not an array, not null).
+    Object,
+}
+
+impl Answer {
+    /// What the documentation promises, for the error message.
+    pub const fn promise(self) -> &'static str {
+        match self {
+            Answer::TaskId => "a taskId",
+            Answer::Number => "a number",
+            Answer::Object => "a record",
+        }
+    }
+}
+
 /// How an operation is called and what its request must satisfy.
 #[derive(Debug)]
 pub struct Endpoint {
@@ -382,6 +404,18 @@ impl Op {
             Op::GetVocalSeparation => &s::VOCAL_SEPARATION_TASK,
             Op::GetVideo => &s::VIDEO_TASK,
             _ => &s::MUSIC_TASK,
+        }
+    }
+
+    /// What a successful answer's `data` must hold, as the documentation promises: an answer
+    /// without it is an unexpected answer (a typed error), never a silent `{}`.
+    pub fn answer(self) -> Answer {
+        if self.endpoint().creates_task {
+            Answer::TaskId
+        } else if self == Op::GetCredits {
+            Answer::Number
+        } else {
+            Answer::Object
         }
     }
 

@@ -2,7 +2,8 @@
 
 use super::common::*;
 use serde_json::json;
-use wasm_bindgen::JsValue;
+use tunesmith::Client;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn emulate(code: u32) -> Option<JsValue> {
@@ -152,4 +153,93 @@ async fn insufficient_credits_differ_per_family_and_create_nothing() {
         "no task was created without credits"
     );
     set_credits(SPARE_KEY, 10_000).await;
+}
+
+/// A client whose `fetch` is the given JS function source (`(input, init) => ...`).
+fn client_with_fetch(t: &str, source: &str) -> Client {
+    let fetch = js_sys::Function::new_no_args(&format!("return {source};"))
+        .call0(&JsValue::UNDEFINED)
+        .unwrap();
+    let opts = options(t, json!({}));
+    js_sys::Reflect::set(&opts, &"fetch".into(), &fetch).unwrap();
+    Client::new(Some(opts.unchecked_into())).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn timeouts_and_aborts_settle_even_when_fetch_ignores_its_signal() {
+    let t = tag("deaf-fetch");
+    // Some polyfills and test doubles never look at `init.signal`: this one never answers at all.
+    let client = client_with_fetch(&t, "() => new Promise(() => {})");
+    let e = err(client.get_credits(
+        JsValue::UNDEFINED,
+        Some(js(json!({ "timeoutMs": 100, "maxRetries": 0 }))),
+    ))
+    .await;
+    assert_class(&e, "TimeoutError");
+
+    let controller = abort_controller();
+    let pending = client.get_credits(JsValue::UNDEFINED, Some(signal_options(&controller)));
+    sleep(50).await;
+    controller.abort();
+    assert_class(&err(pending).await, "AbortError");
+
+    let e = err(client.wait_for_task(
+        JsValue::from_str("some-task"),
+        Some(js(json!({ "timeoutMs": 200, "minIntervalMs": 20 }))),
+    ))
+    .await;
+    assert_class(&e, "TimeoutError");
+}
+
+#[wasm_bindgen_test]
+async fn malformed_success_answers_are_typed_errors_never_silent_empty_records() {
+    let t = tag("malformed-success");
+    let answer = |data: &str| {
+        format!(
+            "async () => new Response(JSON.stringify({{ code: 200, msg: 'success', data: {data} }}), {{ headers: {{ 'x-request-id': 'req-42' }} }})"
+        )
+    };
+    let create = js(
+        json!({ "customMode": false, "instrumental": true, "model": "V6", "prompt": "a song", "callBackUrl": callback_url(&t) }),
+    );
+    for (data, expect) in [
+        ("null", "a taskId"),
+        ("{}", "a taskId"),
+        ("{ taskId: '' }", "a taskId"),
+    ] {
+        let client = client_with_fetch(&t, &answer(data));
+        let e = err(client.generate(create.clone(), None)).await;
+        assert_class(&e, "ApiError");
+        assert!(
+            message(&e).contains(&format!("without {expect}")),
+            "{}",
+            message(&e)
+        );
+        assert_eq!(prop_str(&e, "requestId"), "req-42");
+        assert_eq!(
+            prop(&e, "retryable").as_bool(),
+            Some(false),
+            "a create may have been charged"
+        );
+        // With `wait`, the same error, not a ValidationError about a missing id.
+        let e = err(client.generate(create.clone(), Some(js(json!({ "wait": true }))))).await;
+        assert_class(&e, "ApiError");
+    }
+    for data in ["'5'", "1e999", "null"] {
+        let client = client_with_fetch(&t, &answer(data));
+        let e =
+            err(client.get_credits(JsValue::UNDEFINED, Some(js(json!({ "maxRetries": 0 }))))).await;
+        assert!(
+            message(&e).contains("without a number"),
+            "{data}: {}",
+            message(&e)
+        );
+    }
+    let client = client_with_fetch(&t, &answer("[]"));
+    let e = err(client.upload_base64(
+        JsValue::from_str("aGVsbG8="),
+        Some(js(json!({ "mimeType": "audio/wav", "maxRetries": 0 }))),
+    ))
+    .await;
+    assert!(message(&e).contains("without a record"), "{}", message(&e));
 }
