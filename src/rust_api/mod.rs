@@ -15,9 +15,12 @@
 //! in the shipped wasm, so the package leaves it out altogether.
 //!
 //! ```no_run
-//! use tunesmith::rust_api::{Client, ClientConfig, Error, GenerateRequest, TaskRecord, WaitOptions};
+//! use tunesmith::rust_api::{
+//!     Client, ClientConfig, Error, GenerateRequest, MusicRecord, Stage, TaskRecord, WaitOptions,
+//! };
 //!
-//! async fn make_a_song() -> Result<(), Error> {
+//! /// Generates a song and resolves with its tracks' audio URLs; `on_stage` sees each stage once.
+//! async fn make_a_song(mut on_stage: impl FnMut(Stage)) -> Result<Vec<String>, Error> {
 //!     let client = Client::new(ClientConfig {
 //!         // Your backend adds the API key: a key shipped to browsers is a key given away.
 //!         base_url: "https://music.example.com".into(),
@@ -33,16 +36,12 @@
 //!             ..GenerateRequest::default()
 //!         })
 //!         .await?;
-//!     let options = WaitOptions::default();
 //!     let task = client
-//!         .wait_for(&created.task_id, options, |progress: &tunesmith::rust_api::MusicRecord| {
-//!             web_sys::console::log_1(&format!("stage: {:?}", progress.observed().1).into());
+//!         .wait_for(&created.task_id, WaitOptions::default(), |r: &MusicRecord| {
+//!             on_stage(r.observed().1)
 //!         })
 //!         .await?;
-//!     for track in &task.response.suno_data {
-//!         web_sys::console::log_1(&format!("{}: {}", track.title, track.audio_url).into());
-//!     }
-//!     Ok(())
+//!     Ok(task.response.suno_data.into_iter().map(|t| t.audio_url).collect())
 //! }
 //! ```
 
