@@ -2,6 +2,9 @@
 //!
 //! The JavaScript surface is the `Client` class below: one method per operation, typed request and
 //! response objects (declared in `typescript.rs`), real `Error` subclasses (`js/errors.js`).
+//!
+//! Rust web apps use `rust_api` instead (cargo feature `rust-api`): the same service through async
+//! methods over the protocol's own structs, with a typed `rust_api::Error`.
 // Tests may unwrap: a failing test should stop loudly. Shipped code may not (Cargo.toml lints).
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -20,6 +23,8 @@ mod http;
 mod js;
 mod normalize;
 mod options;
+#[cfg(feature = "rust-api")]
+pub mod rust_api;
 mod typescript;
 mod uploads;
 mod waiters;

@@ -57,6 +57,10 @@ pub const ENV_UPLOAD_URL: &str = "TUNESMITH_TEST_UPLOAD_URL";
 pub const ENV_API_KEY: &str = "TUNESMITH_TEST_API_KEY";
 pub const ENV_SPARE_KEY: &str = "TUNESMITH_TEST_SPARE_KEY";
 
+/// The cargo feature of the typed Rust API: off in the npm build, on for its lint and its suites
+/// (tests/node_rust_api.rs, tests/browser_rust_api.rs).
+const RUST_API: &str = "rust-api";
+
 const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 const E2E_SCRIPT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
@@ -195,6 +199,8 @@ fn lint() -> Result<()> {
         "--target",
         toolchain::WASM_TARGET,
         "--all-targets",
+        "--features",
+        RUST_API,
         "--",
         "-D",
         "warnings",
@@ -309,6 +315,8 @@ impl Ctx {
             "--target",
             toolchain::WASM_TARGET,
             "--tests",
+            "--features",
+            RUST_API,
             "--no-fail-fast",
         ])
         .env(ENV_MUSIC_URL, &emulator.music)
