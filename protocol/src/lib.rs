@@ -13,6 +13,7 @@ pub mod retry;
 pub mod rules;
 pub mod schedule;
 pub mod state;
+pub mod status;
 pub mod time;
 pub mod track;
 pub mod upload;

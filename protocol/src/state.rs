@@ -1,5 +1,7 @@
 //! One normalized task state for every family's own status encoding.
 
+use crate::status::is_failure as is_failure_word;
+
 /// The normalized state every status record carries as `state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TaskState {
@@ -61,11 +63,6 @@ impl Stage {
             Stage::Error => "GENERATE_AUDIO_FAILED",
         }
     }
-}
-
-/// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
-fn is_failure_word(s: &str) -> bool {
-    s.ends_with("FAILED") || s.ends_with("ERROR") || s.ends_with("EXCEPTION")
 }
 
 /// Music and lyrics tasks: the string `status` of record-info. Unknown values are taken as still running.
