@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use crate::store::{self, fnv, Dirs};
+use super::store::{self, fnv, Dirs};
 
 pub struct Credits {
     start: i64,

@@ -3,14 +3,22 @@
 
 use std::sync::Mutex;
 
-use axum::http::HeaderMap;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
+use tunesmith_protocol::codes::classify;
 use tunesmith_protocol::Family;
 
 /// Retry-After of emulated and random answers that call for one.
-const DEFAULT_RETRY_AFTER_MS: u64 = 1000;
+pub const DEFAULT_RETRY_AFTER_MS: u64 = 1000;
+
+/// The Retry-After an answer of `code` carries by default: only where the family's code means
+/// "try later" (a rate limit or maintenance; a music-family 429 is insufficient credits).
+pub fn default_retry_after_ms(family: Family, code: i64) -> Option<u64> {
+    classify(family, code)
+        .is_some_and(|kind| kind.nothing_was_done())
+        .then_some(DEFAULT_RETRY_AFTER_MS)
+}
 
 /// Body of `POST /_emulator/faults`.
 #[derive(Clone, Debug, Deserialize)]
@@ -113,33 +121,9 @@ impl Faults {
         let code = choices[rng.random_range(0..choices.len())];
         Some(Action::Answer {
             code,
-            retry_after_ms: crate::envelope::ApiError::needs_retry_after(code)
-                .then_some(DEFAULT_RETRY_AFTER_MS),
+            retry_after_ms: default_retry_after_ms(family, code),
         })
     }
-}
-
-/// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed).
-pub fn emulated(headers: &HeaderMap) -> Option<Action> {
-    let code: i64 = headers
-        .get("x-emulate-code")?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    let explicit = headers
-        .get("x-emulate-retry-after")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| (s * 1000.0).round() as u64);
-    let retry_after_ms = explicit
-        .or(crate::envelope::ApiError::needs_retry_after(code).then_some(DEFAULT_RETRY_AFTER_MS));
-    Some(Action::Answer {
-        code,
-        retry_after_ms,
-    })
 }
 
 #[cfg(test)]
@@ -189,5 +173,16 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn retry_after_only_where_the_family_says_try_later() {
+        assert!(default_retry_after_ms(Family::Music, 430).is_some());
+        assert!(default_retry_after_ms(Family::Music, 405).is_some());
+        assert!(default_retry_after_ms(Family::Music, 455).is_some());
+        assert!(default_retry_after_ms(Family::Music, 429).is_none());
+        assert!(default_retry_after_ms(Family::Cover, 429).is_some());
+        assert!(default_retry_after_ms(Family::Cover, 402).is_none());
+        assert!(default_retry_after_ms(Family::Upload, 500).is_none());
     }
 }

@@ -1,19 +1,10 @@
-//! What every answer carries (X-Request-Id, CORP) and the log of API requests the admin routes show.
+//! The log of API requests and the counters the admin routes show.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method};
-use axum::middleware::Next;
-use axum::response::Response;
 use serde::Serialize;
-use tunesmith_protocol::time::iso_from_epoch_ms;
-use tunesmith_protocol::Host;
-
-use crate::envelope::Outcome;
-use crate::AppState;
 
 /// Oldest entries are dropped beyond this, so a benchmark cannot exhaust memory.
 const MAX_ENTRIES: usize = 100_000;
@@ -47,7 +38,7 @@ pub struct RequestLog {
 }
 
 impl RequestLog {
-    fn record(&self, mut entry: Entry) {
+    pub fn record(&self, mut entry: Entry) {
         entry.seq = self.next_seq.fetch_add(1, Ordering::Relaxed) + 1;
         {
             let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
@@ -88,53 +79,4 @@ impl RequestLog {
             Some(t) => stats.1.get(t).copied().unwrap_or_default(),
         }
     }
-}
-
-/// The outermost layer of both hosts: request id and CORP on every answer, and the request log.
-pub async fn edge(
-    State((app, host)): State<(AppState, Host)>,
-    req: Request,
-    next: Next,
-) -> Response {
-    let logged = req.method() != Method::OPTIONS && req.uri().path().starts_with("/api/");
-    let pending = logged.then(|| {
-        let tag = req
-            .headers()
-            .get("x-emulator-tag")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        let path = req.uri().path().to_owned();
-        Entry {
-            seq: 0,
-            host: match host {
-                Host::Music => "music",
-                Host::Upload => "upload",
-            },
-            method: req.method().to_string(),
-            op: app.op_of(req.method(), &path).map(|op| op.endpoint().name),
-            path,
-            query: req.uri().query().unwrap_or("").to_owned(),
-            code: 0,
-            tag,
-            at: iso_from_epoch_ms(app.clock.now_ms()),
-        }
-    });
-    let mut res = next.run(req).await;
-    if let Some(mut entry) = pending {
-        entry.code = res
-            .extensions()
-            .get::<Outcome>()
-            .map_or(i64::from(res.status().as_u16()), |o| o.0);
-        app.log.record(entry);
-    }
-    let id = app.request_id();
-    let headers = res.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&id) {
-        headers.insert("x-request-id", v);
-    }
-    headers.insert(
-        "cross-origin-resource-policy",
-        HeaderValue::from_static("cross-origin"),
-    );
-    res
 }

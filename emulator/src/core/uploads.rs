@@ -5,12 +5,13 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 use tunesmith_protocol::time::iso_from_epoch_ms;
 use tunesmith_protocol::upload::UPLOAD_RETENTION_MS;
 use tunesmith_protocol::wire::UploadRecord;
 
-use crate::store::{self, fnv, Dirs};
+use super::store::{self, fnv, Dirs};
 
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Stored {
@@ -39,17 +40,16 @@ pub fn file_id(rel_path: &str) -> String {
     format!("{:016x}", fnv(&[b"upload", rel_path.as_bytes()]))
 }
 
+/// Everything but RFC 3986's unreserved characters is escaped in a path segment.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 /// Percent-encodes one URL path segment.
 pub fn encode_segment(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(s, SEGMENT).to_string()
 }
 
 /// The relative path of an upload, refusing anything but plain names (the last line of defence

@@ -5,22 +5,14 @@ use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::faults::FaultSpec;
-use crate::{auth, AppState};
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/requests", get(requests))
-        .route("/stats", get(stats))
-        .route("/faults", post(faults))
-        .route("/credits", post(credits))
-        .route("/clock", post(clock))
-}
+use super::auth;
+use crate::app::AppState;
+use crate::core::faults::FaultSpec;
+use crate::families::common::iso;
 
 fn refuse(status: StatusCode, msg: impl std::fmt::Display) -> Response {
     (status, Json(json!({"error": msg.to_string()}))).into_response()
@@ -33,18 +25,18 @@ pub struct LogQuery {
 }
 
 /// `GET /_emulator/requests?tag=T&since=SEQ`: `{"requests": [{seq, host, method, path, query, op, code, tag, at}]}`.
-async fn requests(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
+pub async fn requests(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
     let list = app.log.list(q.tag.as_deref(), q.since.unwrap_or(0));
     Json(json!({ "requests": list })).into_response()
 }
 
 /// `GET /_emulator/stats?tag=T`: `{"requests": N, "tasksCreated": N}`.
-async fn stats(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
+pub async fn stats(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Response {
     Json(app.log.stats(q.tag.as_deref())).into_response()
 }
 
 /// `POST /_emulator/faults`: arms faults for requests carrying `X-Emulator-Tag`.
-async fn faults(State(app): State<AppState>, body: Bytes) -> Response {
+pub async fn faults(State(app): State<AppState>, body: Bytes) -> Response {
     match serde_json::from_slice::<FaultSpec>(&body) {
         Ok(spec) => {
             app.faults.arm(spec);
@@ -60,7 +52,7 @@ struct SetCredits {
 }
 
 /// `POST /_emulator/credits` with `Authorization: Bearer KEY` and `{"credits": N}`.
-async fn credits(State(app): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+pub async fn credits(State(app): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let Some(key) = auth::bearer(&headers).filter(|k| app.keys.contains(*k)) else {
         return refuse(
             StatusCode::UNAUTHORIZED,
@@ -89,7 +81,7 @@ struct Advance {
 }
 
 /// `POST /_emulator/clock` `{"advanceMs": N}`: only with `--manual-clock` (else 409).
-async fn clock(State(app): State<AppState>, body: Bytes) -> Response {
+pub async fn clock(State(app): State<AppState>, body: Bytes) -> Response {
     let advance: Advance = match serde_json::from_slice(&body) {
         Ok(a) => a,
         Err(e) => {
@@ -106,5 +98,5 @@ async fn clock(State(app): State<AppState>, body: Bytes) -> Response {
         );
     }
     let now = app.clock.now_ms();
-    Json(json!({"nowMs": now, "now": super::iso(now)})).into_response()
+    Json(json!({"nowMs": now, "now": iso(now)})).into_response()
 }

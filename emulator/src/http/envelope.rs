@@ -1,5 +1,6 @@
 //! Answers of both hosts: the music envelope (HTTP 200, outcome in `code`) and the upload envelope
-//! (HTTP status = `code`), and the one error type every handler returns.
+//! (HTTP status = `code`), the one error type every handler returns, and the mapping of the core's
+//! errors to each endpoint family's codes.
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -8,6 +9,8 @@ use serde::Serialize;
 use serde_json::json;
 use tunesmith_protocol::codes::{self, code_for};
 use tunesmith_protocol::{ErrorKind, Family, ValidationError};
+
+use crate::core::error::CoreError;
 
 /// The envelope code of an answer, for the request log (handlers attach it to the response).
 #[derive(Clone, Copy, Debug)]
@@ -63,9 +66,27 @@ impl ApiError {
         self
     }
 
-    /// Codes that tell the caller to come back later carry Retry-After.
-    pub fn needs_retry_after(code: i64) -> bool {
-        matches!(code, 405 | 429 | 430 | 455)
+    /// A refusal of the core, in the envelope and numbering of `family`.
+    pub fn from_core(family: Family, e: CoreError) -> Self {
+        let kind = match &e {
+            CoreError::NotATaskOperation | CoreError::NotFound(_) => ErrorKind::NotFound,
+            CoreError::Invalid(_) => ErrorKind::Invalid,
+            CoreError::Conflict => ErrorKind::Conflict,
+            CoreError::InsufficientCredits { .. } => ErrorKind::InsufficientCredits,
+            CoreError::Storage(_) => {
+                eprintln!("server error: {e}");
+                return Self::kind(
+                    family,
+                    ErrorKind::Server,
+                    "Server error: could not store the record",
+                );
+            }
+        };
+        // Rules broken in context are 400 on every family but the cover's (422).
+        if kind == ErrorKind::Invalid && family != Family::Cover {
+            return Self::new(family, 400, e.to_string());
+        }
+        Self::kind(family, kind, e.to_string())
     }
 }
 

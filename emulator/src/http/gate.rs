@@ -1,25 +1,20 @@
 //! The checks every API request passes before its handler runs, in this order: authentication,
 //! `X-Emulate-Code`, armed faults, rate limit, random faults. Refused requests change nothing.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
+use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tunesmith_protocol::codes::meaning;
-use tunesmith_protocol::{ErrorKind, Family, Op};
+use tunesmith_protocol::{ErrorKind, Family};
 
-use crate::envelope::ApiError;
-use crate::faults::{self, Action};
-use crate::{auth, AppState};
-
-/// Who called and what for; handlers read it from the request extensions.
-#[derive(Clone, Debug)]
-pub struct Caller {
-    pub key: String,
-    pub tag: Option<String>,
-    pub op: Op,
-}
+use super::auth;
+use super::envelope::ApiError;
+use super::extract::Caller;
+use crate::app::AppState;
+use crate::core::faults::{default_retry_after_ms, Action};
 
 fn answer(family: Family, code: i64, retry_after_ms: Option<u64>) -> Response {
     let mut err = ApiError::new(family, code, meaning(family, code));
@@ -52,7 +47,7 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     if let Some(Action::Answer {
         code,
         retry_after_ms,
-    }) = faults::emulated(req.headers())
+    }) = emulated(family, req.headers())
     {
         return answer(family, code, retry_after_ms);
     }
@@ -61,10 +56,11 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
             code,
             retry_after_ms,
         }) => return answer(family, code, retry_after_ms),
+        // A slow answer is real latency, as the client's timers measure it.
         Some(Action::Delay(ms)) => tokio::time::sleep(Duration::from_millis(ms)).await,
         None => {}
     }
-    if let Err(wait_ms) = app.rate.check(&key, Instant::now()) {
+    if let Err(wait_ms) = app.rate.check(&key, app.now_ms()) {
         return ApiError::kind(
             family,
             ErrorKind::RateLimited,
@@ -89,4 +85,26 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     }
     req.extensions_mut().insert(Caller { key, tag, op });
     next.run(req).await
+}
+
+/// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed; by default a
+/// Retry-After only where the family's code means "try later").
+fn emulated(family: Family, headers: &HeaderMap) -> Option<Action> {
+    let code: i64 = headers
+        .get("x-emulate-code")?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let explicit = headers
+        .get("x-emulate-retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| (s * 1000.0).round() as u64);
+    Some(Action::Answer {
+        code,
+        retry_after_ms: explicit.or(default_retry_after_ms(family, code)),
+    })
 }

@@ -8,8 +8,9 @@ use tunesmith_protocol::codes::meaning;
 use tunesmith_protocol::rules::{FieldRule, Kind};
 use tunesmith_protocol::{Family, Host, Method, Op};
 
+use crate::app::AppState;
 use crate::config::Config;
-use crate::AppState;
+use crate::core::cost::cost;
 
 pub async fn serve(State(app): State<AppState>) -> Json<Value> {
     Json(app.openapi.clone())
@@ -61,7 +62,7 @@ fn code_table(family: Family) -> String {
 
 fn operation(op: Op) -> Value {
     let e = op.endpoint();
-    let cost = crate::tasks::cost(op, &Map::new());
+    let cost = cost(op, &Map::new());
     let mut o = json!({
         "operationId": e.name,
         "summary": e.summary,

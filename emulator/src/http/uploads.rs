@@ -21,14 +21,14 @@ use tunesmith_protocol::upload::{
 };
 use tunesmith_protocol::{Family, Op};
 
-use super::{text, valid_body};
-use crate::envelope::{upload_ok, ApiError};
-use crate::uploads::{file_id, Incoming};
-use crate::AppState;
+use super::envelope::{upload_ok, ApiError};
+use super::extract::{valid_json, ValidBody};
+use crate::app::AppState;
+use crate::core::uploads::{file_id, Incoming};
+use crate::families::common::text;
+use crate::sources::{download, percent_decode};
 
 const F: Family = Family::Upload;
-/// Source audio fetched for add-instrumental and the like is capped at this size.
-const MAX_SOURCE_BYTES: usize = 100 * 1024 * 1024;
 
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError::new(F, 400, msg)
@@ -62,7 +62,7 @@ fn finish(
     };
     let record = app
         .uploads
-        .commit(tmp, &incoming, &app.upload_base, app.clock.now_ms())
+        .commit(tmp, &incoming, &app.upload_base, app.now_ms())
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::InvalidInput {
                 bad("`uploadPath` and `fileName` must stay inside the storage root (rule: safe_path)")
@@ -96,74 +96,11 @@ fn finish_bytes(
     )
 }
 
-/// Downloads `url` (30 s timeout) into memory, refusing more than `cap` bytes.
-async fn download(app: &AppState, url: &str, cap: usize) -> Result<Vec<u8>, String> {
-    let mut res = app
-        .downloads
-        .get(url)
-        .send()
-        .await
-        .map_err(|e| format!("could not download `fileUrl`: {e}"))?;
-    if !res.status().is_success() {
-        return Err(format!(
-            "could not download `fileUrl`: the server answered HTTP {}",
-            res.status().as_u16()
-        ));
-    }
-    let mut out = Vec::new();
-    while let Some(chunk) = res
-        .chunk()
-        .await
-        .map_err(|e| format!("could not download `fileUrl`: {e}"))?
-    {
-        if out.len() + chunk.len() > cap {
-            return Err(format!("the remote file is larger than {cap} bytes"));
-        }
-        out.extend_from_slice(&chunk);
-    }
-    Ok(out)
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// The bytes behind a URL: read from storage when it names a file of this upload host,
-/// else downloaded. `None` when it cannot be had.
-pub async fn fetch(app: &AppState, url: &str) -> Option<Vec<u8>> {
-    let now = app.clock.now_ms();
-    if let Some(rest) = url.strip_prefix(&app.upload_base) {
-        let rest = rest.split(['?', '#']).next().unwrap_or("");
-        let id = if let Some(rel) = rest.strip_prefix("/files/") {
-            file_id(&percent_decode(rel)?)
-        } else {
-            rest.strip_prefix("/download/")?.to_owned()
-        };
-        let (_, path) = app.uploads.live(&id, now)?;
-        return tokio::fs::read(path).await.ok();
-    }
-    download(app, url, MAX_SOURCE_BYTES).await.ok()
-}
-
 /// `POST /api/file-url-upload`: `{fileUrl, uploadPath?, fileName?}`.
 pub async fn from_url(
     State(app): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
-    let param = valid_body(Op::UploadFromUrl, body)?;
     let url = text(&param, "fileUrl").unwrap_or_default();
     let cap = (app.config.max_upload_mb as usize).saturating_mul(1024 * 1024);
     let bytes = download(&app, url, cap).await.map_err(bad)?;
@@ -195,7 +132,7 @@ pub async fn base64(
             "`base64Data` is too large: Base64 uploads are limited to {MAX_BASE64_FILE_BYTES} bytes (10 MB) of file; use the stream upload for larger files (rule: max_size)"
         )));
     }
-    let param = valid_body(Op::UploadBase64, body)?;
+    let param = valid_json(Op::UploadBase64, body)?;
     let data = text(&param, "base64Data").unwrap_or_default();
     let (declared, payload) = match split_data_url(data) {
         Some((mime, payload)) => (Some(mime), payload),
@@ -350,7 +287,7 @@ async fn write_field(
 }
 
 async fn serve_stored(app: &AppState, id: &str, req: Request, attachment: bool) -> Response {
-    let Some((stored, path)) = app.uploads.live(id, app.clock.now_ms()) else {
+    let Some((stored, path)) = app.uploads.live(id, app.now_ms()) else {
         return ApiError::not_found(F, "No such file (uploads are deleted 3 days after upload)")
             .into_response();
     };

@@ -1,69 +1,28 @@
-//! WAV conversion of a track: string `successFlag` PENDING → SUCCESS, a real 44.1 kHz WAV, 409 on a
-//! second conversion of the same track.
+//! Handlers of WAV conversion: create (one per track; 409 on a second) and record-info.
 
-use std::collections::HashMap;
-
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
-use axum::Extension;
-use serde_json::{json, Value};
-use tunesmith_protocol::wire::{Envelope, WavCallbackData, WavRecord, WavResponse};
+use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
 
-use super::{complete_time, create_track_job, file_url, task_for_query};
-use crate::envelope::{ok, ApiError};
-use crate::gate::Caller;
-use crate::tasks::{callback_status, Kind, Outcome, Task, SUCCESS};
-use crate::AppState;
-pub const FILE: &str = "audio.wav";
+use super::envelope::{ok, ApiError};
+use super::extract::{Caller, ValidBody, ValidQuery};
+use super::tasks::{create_track_job, queried};
+use crate::app::AppState;
+use crate::families::wav;
 
 pub async fn create(
     State(app): State<AppState>,
-    Extension(caller): Extension<Caller>,
-    body: Result<Bytes, BytesRejection>,
+    caller: Caller,
+    ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
-    create_track_job(&app, &caller, Op::ConvertToWav, body)
-}
-
-pub fn record(app: &AppState, task: &Task, now: i64) -> WavRecord {
-    let Outcome {
-        status,
-        error_code,
-        error_message,
-    } = task.outcome(now);
-    WavRecord {
-        task_id: task.id.clone(),
-        music_id: task.parent_audio.clone().unwrap_or_default(),
-        callback_url: task.callback_url.clone().unwrap_or_default(),
-        complete_time: complete_time(task, now),
-        response: (status == SUCCESS).then(|| WavResponse {
-            audio_wav_url: file_url(app, &task.id, FILE),
-        }),
-        success_flag: status,
-        create_time: super::iso(task.created_ms),
-        error_code,
-        error_message,
-    }
-}
-
-pub fn callback(app: &AppState, task: &Task, phase: usize) -> Value {
-    let (code, msg) = callback_status(&task.phases[phase], "success");
-    json!(Envelope {
-        code,
-        msg,
-        data: WavCallbackData {
-            audio_wav_url: (code == 200).then(|| file_url(app, &task.id, FILE)),
-            task_id: task.id.clone(),
-        },
-    })
+    create_track_job(&app, &caller, param)
 }
 
 pub async fn get(
     State(app): State<AppState>,
-    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+    ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = task_for_query(&app, Op::GetWav, Kind::Wav, query)?;
-    Ok(ok(record(&app, &task, app.clock.now_ms())))
+    let task = queried(&app, Op::GetWav, TaskKind::Wav, &q)?;
+    Ok(ok(wav::record(&task, app.now_ms(), app.links())))
 }
