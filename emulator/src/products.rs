@@ -29,12 +29,7 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 }
 
 /// Makes and stores a product that is not on disk yet; `None` when it cannot be made.
-pub async fn make(
-    app: &AppState,
-    task: &Arc<Task>,
-    product: Product,
-    path: &Path,
-) -> Option<()> {
+pub async fn make(app: &AppState, task: &Arc<Task>, product: Product, path: &Path) -> Option<()> {
     match product {
         Product::Track { index } => track_bytes(app, task, index).await.map(drop),
         other => {
