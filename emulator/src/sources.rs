@@ -2,6 +2,7 @@
 //! (30 s timeout, capped in size).
 
 use percent_encoding::percent_decode_str;
+use reqwest::Url;
 
 use crate::app::AppState;
 use crate::core::uploads::file_id;
@@ -48,16 +49,40 @@ pub async fn download(app: &AppState, url: &str, cap: usize) -> Result<Vec<u8>, 
 /// The bytes behind a URL: read from storage when it names a file of this upload host,
 /// else downloaded. `None` when it cannot be had.
 pub async fn fetch(app: &AppState, url: &str) -> Option<Vec<u8>> {
-    let now = app.now_ms();
-    if let Some(rest) = url.strip_prefix(&app.upload_base) {
-        let rest = rest.split(['?', '#']).next().unwrap_or("");
-        let id = if let Some(rel) = rest.strip_prefix("/files/") {
+    let parsed = Url::parse(url).ok()?;
+    let ours = Url::parse(&app.upload_base).is_ok_and(|base| base.origin() == parsed.origin());
+    if ours {
+        let path = parsed.path();
+        let id = if let Some(rel) = path.strip_prefix("/files/") {
             file_id(&percent_decode(rel)?)
         } else {
-            rest.strip_prefix("/download/")?.to_owned()
+            path.strip_prefix("/download/")?.to_owned()
         };
-        let (_, path) = app.uploads.live(&id, now)?;
-        return tokio::fs::read(path).await.ok();
+        let (_, file) = app.uploads.live(&id, app.now_ms())?;
+        return tokio::fs::read(file).await.ok();
     }
     download(app, url, MAX_SOURCE_BYTES).await.ok()
+}
+
+/// The decoded last path segment of a URL (a file name, if it names one).
+pub fn last_segment(url: &str) -> Option<String> {
+    let parsed = Url::parse(url).ok()?;
+    let last = parsed.path_segments()?.next_back()?;
+    percent_decode(last).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_the_decoded_last_segment() {
+        assert_eq!(
+            last_segment("http://h/a/b%20c.wav?x=1#f").as_deref(),
+            Some("b c.wav")
+        );
+        assert_eq!(last_segment("http://h/"), None);
+        assert_eq!(last_segment("not a url"), None);
+        assert_eq!(percent_decode("%C3%A9").as_deref(), Some("é"));
+    }
 }

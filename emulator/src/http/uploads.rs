@@ -26,7 +26,7 @@ use super::extract::{valid_json, ValidBody};
 use crate::app::AppState;
 use crate::core::uploads::{file_id, Incoming};
 use crate::families::common::text;
-use crate::sources::{download, percent_decode};
+use crate::sources::{download, last_segment};
 
 const F: Family = Family::Upload;
 
@@ -105,12 +105,7 @@ pub async fn from_url(
     let cap = (app.config.max_upload_mb as usize).saturating_mul(1024 * 1024);
     let bytes = download(&app, url, cap).await.map_err(bad)?;
     let mime = sniff_mime(&bytes);
-    let from_url = url
-        .split(['?', '#'])
-        .next()
-        .and_then(|u| u.rsplit('/').next())
-        .and_then(percent_decode)
-        .filter(|n| check_file_name("fileName", n).is_ok());
+    let from_url = last_segment(url).filter(|n| check_file_name("fileName", n).is_ok());
     let name = text(&param, "fileName")
         .map(str::to_owned)
         .or_else(|| from_url.clone())
