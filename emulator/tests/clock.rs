@@ -8,11 +8,6 @@ use serde_json::{json, Value};
 
 const TEN_MINUTES: i64 = 600_000;
 
-async fn advance(emu: &Emu, ms: i64) {
-    let res = emu.admin("clock", json!({ "advanceMs": ms })).await;
-    assert_eq!(res.status(), 200);
-}
-
 async fn status(emu: &Emu, id: &str) -> Value {
     emu.get(&format!("/api/v1/generate/record-info?taskId={id}"))
         .await["data"]["status"]
@@ -34,12 +29,12 @@ async fn advancing_the_clock_reaches_stages_and_delivers_their_callbacks() {
     let id = emu.generate(&inbox, "Clockwork").await;
     assert_eq!(status(&emu, &id).await, "PENDING");
 
-    advance(&emu, TEN_MINUTES).await;
+    emu.advance(TEN_MINUTES).await;
     assert_eq!(status(&emu, &id).await, "TEXT_SUCCESS");
     let items = emu.inbox_wait(&inbox, 1).await;
     assert_eq!(kinds(&items), ["text"]);
 
-    advance(&emu, 2 * TEN_MINUTES).await;
+    emu.advance(2 * TEN_MINUTES).await;
     assert_eq!(status(&emu, &id).await, "SUCCESS");
     let items = emu.inbox_wait(&inbox, 3).await;
     assert_eq!(kinds(&items), ["text", "first", "complete"]);
@@ -68,9 +63,11 @@ async fn a_failed_delivery_is_retried_when_the_clock_reaches_the_retry() {
     let first = emu.inbox_wait(&inbox, 1).await;
     assert_eq!(first[0]["status"], 500);
 
-    advance(&emu, TEN_MINUTES).await;
-    let items = emu.inbox_wait(&inbox, 4).await;
-    let statuses: Vec<u64> = items.iter().map(|i| i["status"].as_u64().unwrap()).collect();
+    let items = emu.advance_until(TEN_MINUTES, &inbox, 4).await;
+    let statuses: Vec<u64> = items
+        .iter()
+        .map(|i| i["status"].as_u64().unwrap())
+        .collect();
     assert_eq!(statuses, [500, 200, 200, 200]);
     assert_eq!(kinds(&items), ["text", "text", "first", "complete"]);
 }
@@ -82,6 +79,6 @@ async fn the_rate_limit_window_slides_with_the_clock() {
         assert_eq!(emu.get("/api/v1/generate/credit").await["code"], 200);
     }
     assert_eq!(emu.get("/api/v1/generate/credit").await["code"], 430);
-    advance(&emu, 10_000).await;
+    emu.advance(10_000).await;
     assert_eq!(emu.get("/api/v1/generate/credit").await["code"], 200);
 }
