@@ -1,6 +1,6 @@
 //! One normalized task state for every family's own status encoding.
 
-use crate::status::is_failure as is_failure_word;
+use crate::status::{is_failure as is_failure_word, COVER_FAILED, COVER_PENDING, COVER_SUCCESS};
 
 /// The normalized state every status record carries as `state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,9 +91,9 @@ pub fn from_string_flag(flag: &str) -> TaskState {
 /// Cover tasks: integer `successFlag` 0 pending, 1 success, 2 generating, 3 failed.
 pub fn from_cover_flag(flag: i64) -> TaskState {
     match flag {
-        0 => TaskState::Pending,
-        1 => TaskState::Succeeded,
-        3 => TaskState::Failed,
+        COVER_PENDING => TaskState::Pending,
+        COVER_SUCCESS => TaskState::Succeeded,
+        COVER_FAILED => TaskState::Failed,
         _ => TaskState::Running,
     }
 }

@@ -17,6 +17,12 @@ pub const GENERATE_MP4_FAILED: &str = "GENERATE_MP4_FAILED";
 pub const CALLBACK_EXCEPTION: &str = "CALLBACK_EXCEPTION";
 pub const SENSITIVE_WORD_ERROR: &str = "SENSITIVE_WORD_ERROR";
 
+/// Cover records: integer `successFlag` (0 pending, 1 success, 2 generating, 3 failed).
+pub const COVER_PENDING: i64 = 0;
+pub const COVER_SUCCESS: i64 = 1;
+pub const COVER_GENERATING: i64 = 2;
+pub const COVER_FAILED: i64 = 3;
+
 /// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
 pub fn is_failure(word: &str) -> bool {
     word.ends_with("FAILED") || word.ends_with("ERROR") || word.ends_with("EXCEPTION")
