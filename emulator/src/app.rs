@@ -44,8 +44,8 @@ pub struct App {
     pub downloads: reqwest::Client,
     pub shutdown: watch::Receiver<bool>,
     pub openapi: serde_json::Value,
-    /// The operation served at each method and path.
-    pub routes: HashMap<(HttpMethod, String), Op>,
+    /// The operations served at each path, by method (looked up without allocating).
+    pub routes: HashMap<String, Vec<(HttpMethod, Op)>>,
     /// The one random source: ids, seeded by `--seed`.
     pub rng: Mutex<StdRng>,
     pub request_seq: AtomicU64,
@@ -58,7 +58,8 @@ pub type AppState = Arc<App>;
 impl App {
     /// The operation served at this method and path, if any.
     pub fn op_of(&self, method: &HttpMethod, path: &str) -> Option<Op> {
-        self.routes.get(&(method.clone(), path.to_owned())).copied()
+        let ops = self.routes.get(path)?;
+        ops.iter().find(|(m, _)| m == method).map(|(_, op)| *op)
     }
 
     pub fn now_ms(&self) -> i64 {

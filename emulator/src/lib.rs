@@ -120,11 +120,19 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
             Method::Get => HttpMethod::GET,
             Method::Post => HttpMethod::POST,
         };
-        routes.insert((method, op.path(&config.service_segment)), op);
+        routes
+            .entry(op.path(&config.service_segment))
+            .or_insert_with(Vec::new)
+            .push((method, op));
     }
     let seed = config.seed;
-    let mut rng = seed.map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64);
-    let request_prefix = rng.random();
+    let rng = seed.map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64);
+    // Its own stream, so that ids stay what they were for a seed.
+    let request_prefix = seed
+        .map_or_else(StdRng::from_os_rng, |s| {
+            StdRng::seed_from_u64(s ^ 0x1d5e_ed00)
+        })
+        .random();
     let app: AppState = Arc::new(App {
         keys: config.keys().into_iter().collect(),
         tasks: registry::Tasks::load(&dirs)?,
