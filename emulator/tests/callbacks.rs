@@ -53,17 +53,31 @@ async fn settle() {
     tokio::time::sleep(Duration::from_millis(400)).await;
 }
 
+/// Stages and retries ten minutes apart on a manual clock: each advance releases one step.
+const PACED: [&str; 5] = [
+    "--manual-clock",
+    "--stage-delay-ms",
+    "600000",
+    "--callback-retry-delay-ms",
+    "600000",
+];
+
 #[tokio::test]
 async fn a_failing_receiver_gets_three_attempts_and_the_task_still_succeeds() {
-    let emu = Emu::start(&[]).await;
+    let emu = Emu::start(&PACED).await;
     let id = create(
         &emu,
         "Fails",
         &format!("{}?status=500", emu.inbox_url("fail")),
     )
     .await;
+    for attempt in 1..=3 {
+        let items = emu.advance_until(600_000, "fail", attempt).await;
+        assert_eq!(items.len(), attempt, "one attempt per step of the clock");
+    }
     final_record(&emu, &id, "SUCCESS").await;
-    emu.inbox_wait("fail", 3).await;
+    // A day later nothing more is due: delivery has stopped.
+    emu.advance(86_400_000).await;
     settle().await;
     let items = emu.inbox("fail").await;
     assert_eq!(statuses(&items), [500, 500, 500]);
@@ -76,15 +90,18 @@ async fn a_failing_receiver_gets_three_attempts_and_the_task_still_succeeds() {
 
 #[tokio::test]
 async fn a_receiver_answering_500_three_times_stops_the_callbacks() {
-    let emu = Emu::start(&[]).await;
+    let emu = Emu::start(&PACED).await;
     let id = create(
         &emu,
         "Three",
         &format!("{}?status=500&times=3", emu.inbox_url("three")),
     )
     .await;
+    for attempt in 1..=3 {
+        emu.advance_until(600_000, "three", attempt).await;
+    }
     final_record(&emu, &id, "SUCCESS").await;
-    emu.inbox_wait("three", 3).await;
+    emu.advance(86_400_000).await;
     settle().await;
     assert_eq!(statuses(&emu.inbox("three").await), [500, 500, 500]);
 }

@@ -14,6 +14,7 @@ pub mod rules;
 pub mod schedule;
 pub mod schema;
 pub mod state;
+pub mod status;
 pub mod time;
 pub mod track;
 pub mod upload;

@@ -1,5 +1,7 @@
 //! One normalized task state for every family's own status encoding.
 
+use crate::status::{is_failure as is_failure_word, COVER_FAILED, COVER_PENDING, COVER_SUCCESS};
+
 /// The normalized state every status record carries as `state`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TaskState {
@@ -78,11 +80,6 @@ impl Stage {
     }
 }
 
-/// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
-fn is_failure_word(s: &str) -> bool {
-    s.ends_with("FAILED") || s.ends_with("ERROR") || s.ends_with("EXCEPTION")
-}
-
 /// Music and lyrics tasks: the string `status` of record-info. Unknown values are taken as still running.
 pub fn from_status(status: &str) -> (TaskState, Stage) {
     match status {
@@ -109,9 +106,9 @@ pub fn from_string_flag(flag: &str) -> TaskState {
 /// Cover tasks: integer `successFlag` 0 pending, 1 success, 2 generating, 3 failed.
 pub fn from_cover_flag(flag: i64) -> TaskState {
     match flag {
-        0 => TaskState::Pending,
-        1 => TaskState::Succeeded,
-        3 => TaskState::Failed,
+        COVER_PENDING => TaskState::Pending,
+        COVER_SUCCESS => TaskState::Succeeded,
+        COVER_FAILED => TaskState::Failed,
         _ => TaskState::Running,
     }
 }

@@ -98,6 +98,32 @@ impl Emu {
         );
     }
 
+    /// Moves the manual clock forward by `ms`.
+    pub async fn advance(&self, ms: i64) {
+        let res = self.admin("clock", json!({ "advanceMs": ms })).await;
+        assert_eq!(res.status(), 200);
+    }
+
+    /// Advances the manual clock by `step_ms` until inbox `name` holds `n` items. A failed
+    /// attempt schedules its retry when the emulator has read the answer, which may come after
+    /// the test saw the attempt recorded and moved the clock: then one more step is needed.
+    pub async fn advance_until(&self, step_ms: i64, name: &str, n: usize) -> Vec<Value> {
+        for _ in 0..5 {
+            self.advance(step_ms).await;
+            for _ in 0..50 {
+                let items = self.inbox(name).await;
+                if items.len() >= n {
+                    return items;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        panic!(
+            "inbox {name} never got {n} items: {:?}",
+            self.inbox(name).await
+        );
+    }
+
     /// A generate task with a callback into inbox `name`; returns its id.
     pub async fn generate(&self, name: &str, title: &str) -> String {
         let v = self

@@ -1,0 +1,3 @@
+//! Callbacks leaving the emulator: delivery of each task's callbacks to its `callBackUrl`.
+
+pub mod delivery;

@@ -1,0 +1,20 @@
+//! Credits an operation costs (documented in `--help` and /openapi.json).
+
+use serde_json::{Map, Value};
+use tunesmith_protocol::Op;
+
+pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
+    match op {
+        Op::Generate
+        | Op::Extend
+        | Op::UploadCover
+        | Op::UploadExtend
+        | Op::AddInstrumental
+        | Op::AddVocals => 10,
+        Op::SeparateVocals if param.get("type").and_then(Value::as_str) == Some("split_stem") => 10,
+        Op::SeparateVocals | Op::GenerateVideo => 5,
+        Op::GenerateCover | Op::ConvertToWav => 2,
+        Op::GenerateLyrics | Op::BoostStyle => 1,
+        _ => 0,
+    }
+}

@@ -1,0 +1,68 @@
+//! Which generated product a file name of a task stands for, and whether it exists yet at `now`.
+
+use tunesmith_protocol::status::{FIRST_SUCCESS, SUCCESS};
+use tunesmith_protocol::waiter::TaskKind;
+
+use super::{cover, music, video, vocal_separation, wav};
+use crate::core::task::Task;
+
+/// What a file name of a task stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Product {
+    /// Track `index` of this (music) task; `stream` names are served before completion.
+    Track {
+        index: usize,
+    },
+    Image {
+        index: usize,
+    },
+    Cover {
+        style: u8,
+    },
+    Wav,
+    Stem {
+        index: usize,
+        of: usize,
+    },
+    Video,
+}
+
+/// The product a file name stands for, if it exists at `now`.
+pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
+    let success = task.has_reached(now, SUCCESS);
+    match task.kind {
+        TaskKind::Music => {
+            let first = success || task.has_reached(now, FIRST_SUCCESS);
+            task.tracks.iter().enumerate().find_map(|(index, t)| {
+                let early = index == 0 && first;
+                let full = name == music::audio_file(t) && success;
+                let stream = name == music::stream_file(t) && (success || early);
+                if full || stream {
+                    Some(Product::Track { index })
+                } else if name == music::image_file(t) && (success || early) {
+                    Some(Product::Image { index })
+                } else {
+                    None
+                }
+            })
+        }
+        _ if !success => None,
+        TaskKind::Cover => cover::IMAGES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Product::Cover { style: i as u8 }),
+        TaskKind::Wav => (name == wav::FILE).then_some(Product::Wav),
+        TaskKind::Video => (name == video::FILE).then_some(Product::Video),
+        TaskKind::VocalSeparation => {
+            let names = vocal_separation::stem_names(task);
+            names
+                .iter()
+                .position(|s| vocal_separation::stem_file(s) == name)
+                .map(|index| Product::Stem {
+                    index,
+                    of: names.len(),
+                })
+        }
+        TaskKind::Lyrics => None,
+    }
+}

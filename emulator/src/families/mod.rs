@@ -1,0 +1,11 @@
+//! The shapes of each family's records and callbacks: pure functions of a task and `now`.
+
+pub mod callback;
+pub mod common;
+pub mod cover;
+pub mod files;
+pub mod lyrics;
+pub mod music;
+pub mod video;
+pub mod vocal_separation;
+pub mod wav;

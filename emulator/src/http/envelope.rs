@@ -1,0 +1,139 @@
+//! Answers of both hosts: the music envelope (HTTP 200, outcome in `code`) and the upload envelope
+//! (HTTP status = `code`), the one error type every handler returns, and the mapping of the core's
+//! errors to each endpoint family's codes.
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use serde_json::json;
+use tunesmith_protocol::codes::{self, code_for};
+use tunesmith_protocol::{ErrorKind, Family, ValidationError};
+
+use crate::core::error::CoreError;
+
+/// The envelope code of an answer, for the request log (handlers attach it to the response).
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome(pub i64);
+
+/// A refusal or failure, answered in the family's envelope.
+#[derive(Debug)]
+pub struct ApiError {
+    pub family: Family,
+    pub code: i64,
+    pub msg: String,
+    pub retry_after_ms: Option<u64>,
+    /// HTTP status on the music host (200 for every envelope except unknown routes).
+    pub http: StatusCode,
+}
+
+impl ApiError {
+    pub fn new(family: Family, code: i64, msg: impl Into<String>) -> Self {
+        ApiError {
+            family,
+            code,
+            msg: msg.into(),
+            retry_after_ms: None,
+            http: StatusCode::OK,
+        }
+    }
+
+    pub fn kind(family: Family, kind: ErrorKind, msg: impl Into<String>) -> Self {
+        Self::new(family, code_for(family, kind), msg)
+    }
+
+    /// A rule broken by the request: 413 for "too long" on the music family, 400 otherwise;
+    /// 422 for every rule on the cover family.
+    pub fn invalid(family: Family, err: &ValidationError) -> Self {
+        let code = match family {
+            Family::Cover => 422,
+            _ if err.rule.is_too_long() && family == Family::Music => 413,
+            _ => 400,
+        };
+        Self::new(
+            family,
+            code,
+            format!("{} (rule: {})", err.message, err.rule.as_str()),
+        )
+    }
+
+    pub fn not_found(family: Family, msg: impl Into<String>) -> Self {
+        Self::kind(family, ErrorKind::NotFound, msg)
+    }
+
+    pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
+        self.retry_after_ms = Some(ms);
+        self
+    }
+
+    /// A refusal of the core, in the envelope and numbering of `family`.
+    pub fn from_core(family: Family, e: CoreError) -> Self {
+        let kind = match &e {
+            CoreError::NotATaskOperation | CoreError::NotFound(_) => ErrorKind::NotFound,
+            CoreError::Invalid(_) => ErrorKind::Invalid,
+            CoreError::Conflict => ErrorKind::Conflict,
+            CoreError::InsufficientCredits { .. } => ErrorKind::InsufficientCredits,
+            CoreError::Storage(_) => {
+                eprintln!("server error: {e}");
+                return Self::kind(
+                    family,
+                    ErrorKind::Server,
+                    "Server error: could not store the record",
+                );
+            }
+        };
+        // Rules broken in context are 400 on every family but the cover's (422).
+        if kind == ErrorKind::Invalid && family != Family::Cover {
+            return Self::new(family, 400, e.to_string());
+        }
+        Self::kind(family, kind, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut res = if self.family == Family::Upload {
+            let status =
+                StatusCode::from_u16(self.code as u16).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            (
+                status,
+                Json(json!({"success": false, "code": self.code, "msg": self.msg})),
+            )
+                .into_response()
+        } else {
+            (
+                self.http,
+                Json(json!({"code": self.code, "msg": self.msg, "data": null})),
+            )
+                .into_response()
+        };
+        if let Some(ms) = self.retry_after_ms {
+            let secs = ms.div_ceil(1000).max(1);
+            let h = res.headers_mut();
+            h.insert("retry-after", HeaderValue::from(secs));
+            h.insert("retry-after-ms", HeaderValue::from(ms));
+        }
+        res.extensions_mut().insert(Outcome(self.code));
+        res
+    }
+}
+
+/// A music-host success: `{code: 200, msg: "success", data}`.
+pub fn ok<T: Serialize>(data: T) -> Response {
+    let mut res = Json(json!({"code": codes::OK, "msg": "success", "data": data})).into_response();
+    res.extensions_mut().insert(Outcome(codes::OK));
+    res
+}
+
+/// An upload-host success: `{success: true, code: 200, msg, data}`.
+pub fn upload_ok<T: Serialize>(data: T) -> Response {
+    let mut res = Json(json!({
+        "success": true,
+        "code": codes::OK,
+        "msg": "File uploaded successfully",
+        "data": data
+    }))
+    .into_response();
+    res.extensions_mut().insert(Outcome(codes::OK));
+    res
+}

@@ -1,0 +1,110 @@
+//! The checks every API request passes before its handler runs, in this order: authentication,
+//! `X-Emulate-Code`, armed faults, rate limit, random faults. Refused requests change nothing.
+
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tunesmith_protocol::codes::meaning;
+use tunesmith_protocol::{ErrorKind, Family};
+
+use super::auth;
+use super::envelope::ApiError;
+use super::extract::Caller;
+use crate::app::AppState;
+use crate::core::faults::{default_retry_after_ms, Action};
+
+fn answer(family: Family, code: i64, retry_after_ms: Option<u64>) -> Response {
+    let mut err = ApiError::new(family, code, meaning(family, code));
+    err.retry_after_ms = retry_after_ms;
+    err.into_response()
+}
+
+pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> Response {
+    let Some(op) = app.op_of(req.method(), req.uri().path()) else {
+        return next.run(req).await;
+    };
+    let family = op.endpoint().family;
+    let Some(key) = auth::bearer(req.headers())
+        .filter(|k| app.keys.contains(*k))
+        .map(str::to_owned)
+    else {
+        return ApiError::kind(
+            family,
+            ErrorKind::Unauthorized,
+            "Unauthorized: missing or invalid bearer token in the Authorization header",
+        )
+        .into_response();
+    };
+    let tag = req
+        .headers()
+        .get("x-emulator-tag")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+
+    if let Some(Action::Answer {
+        code,
+        retry_after_ms,
+    }) = emulated(family, req.headers())
+    {
+        return answer(family, code, retry_after_ms);
+    }
+    match app.faults.take_armed(tag.as_deref(), op.endpoint().name) {
+        Some(Action::Answer {
+            code,
+            retry_after_ms,
+        }) => return answer(family, code, retry_after_ms),
+        // A slow answer is real latency, as the client's timers measure it.
+        Some(Action::Delay(ms)) => tokio::time::sleep(Duration::from_millis(ms)).await,
+        None => {}
+    }
+    if let Err(wait_ms) = app.rate.check(&key, app.now_ms()) {
+        return ApiError::kind(
+            family,
+            ErrorKind::RateLimited,
+            format!(
+                "{}: at most {} requests per 10 s per key",
+                meaning(
+                    family,
+                    tunesmith_protocol::codes::code_for(family, ErrorKind::RateLimited)
+                ),
+                app.config.rate_limit
+            ),
+        )
+        .with_retry_after_ms(wait_ms)
+        .into_response();
+    }
+    if let Some(Action::Answer {
+        code,
+        retry_after_ms,
+    }) = app.faults.random(family)
+    {
+        return answer(family, code, retry_after_ms);
+    }
+    req.extensions_mut().insert(Caller { key, tag, op });
+    next.run(req).await
+}
+
+/// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed; by default a
+/// Retry-After only where the family's code means "try later").
+fn emulated(family: Family, headers: &HeaderMap) -> Option<Action> {
+    let code: i64 = headers
+        .get("x-emulate-code")?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let explicit = headers
+        .get("x-emulate-retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| (s * 1000.0).round() as u64);
+    Some(Action::Answer {
+        code,
+        retry_after_ms: explicit.or(default_retry_after_ms(family, code)),
+    })
+}

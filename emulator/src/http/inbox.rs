@@ -1,0 +1,47 @@
+//! A callback receiver on the music host, for the demo and the tests: `POST /inbox/{name}` records
+//! every attempt (with the status it was answered) and `GET /inbox/{name}` lists them in order.
+//! Query parameters shape the receiver: `status=500&times=3` answers 500 to the first 3 posts,
+//! `delayMs=N` waits before answering (after recording). The wait is real time on purpose: it
+//! stands for a slow receiver, which the callback timeout measures in real time too.
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+use crate::families::common::iso;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shape {
+    status: Option<u16>,
+    times: Option<u32>,
+    delay_ms: Option<u64>,
+}
+
+pub async fn receive(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    Query(shape): Query<Shape>,
+    body: Bytes,
+) -> Response {
+    let body = serde_json::from_slice(&body)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()));
+    let at = iso(app.now_ms());
+    let status = app.inbox.receive(name, shape.status, shape.times, at, body);
+    if let Some(ms) = shape.delay_ms {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    (status, Json(json!({"received": true}))).into_response()
+}
+
+pub async fn list(State(app): State<AppState>, Path(name): Path<String>) -> Json<Value> {
+    Json(json!({ "items": app.inbox.list(&name) }))
+}

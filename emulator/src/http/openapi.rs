@@ -1,0 +1,173 @@
+//! `GET /openapi.json`: an OpenAPI 3 document generated from the protocol's endpoint table, so the
+//! rules the emulator checks and the rules it documents are one and the same.
+
+use axum::extract::State;
+use axum::Json;
+use serde_json::{json, Map, Value};
+use tunesmith_protocol::codes::meaning;
+use tunesmith_protocol::rules::{FieldRule, Kind};
+use tunesmith_protocol::{Family, Host, Method, Op};
+
+use crate::app::AppState;
+use crate::config::Config;
+use crate::core::cost::cost;
+
+pub async fn serve(State(app): State<AppState>) -> Json<Value> {
+    Json(app.openapi.clone())
+}
+
+fn schema(rule: &FieldRule) -> Value {
+    let mut s = match rule.kind {
+        Kind::Text { max } => {
+            let mut s = json!({"type": "string"});
+            if let Some(max) = max {
+                s["maxLength"] = json!(max);
+            }
+            s
+        }
+        Kind::Words { max_words } => json!({"type": "string", "x-maxWords": max_words}),
+        Kind::Url => json!({"type": "string", "format": "uri", "pattern": "^https?://"}),
+        Kind::Number { min, max, step } => {
+            let mut s = json!({"type": "number", "minimum": min, "maximum": max});
+            if let Some(step) = step {
+                s["multipleOf"] = json!(step);
+            }
+            s
+        }
+        Kind::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Kind::OneOf(values) => json!({"type": "string", "enum": values}),
+        Kind::Bool => json!({"type": "boolean"}),
+        Kind::DirPath => json!({"type": "string", "x-rule": "relative path without `..`"}),
+        Kind::FileName => json!({"type": "string", "x-rule": "one file name without separators"}),
+    };
+    s["description"] = json!(rule.doc);
+    s
+}
+
+fn codes(family: Family) -> &'static [i64] {
+    match family {
+        Family::Music => &[200, 400, 401, 404, 405, 409, 413, 429, 430, 455, 500],
+        Family::Cover => &[200, 400, 401, 402, 404, 409, 422, 429, 455, 500],
+        Family::Upload => &[200, 400, 401, 404, 405, 413, 429, 500],
+    }
+}
+
+fn code_table(family: Family) -> String {
+    codes(family)
+        .iter()
+        .map(|c| format!("{c} {}", meaning(family, *c)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn operation(op: Op) -> Value {
+    let e = op.endpoint();
+    let cost = cost(op, &Map::new());
+    let mut o = json!({
+        "operationId": e.name,
+        "summary": e.summary,
+        "security": [{"bearer": []}],
+        "x-family": format!("{:?}", e.family).to_ascii_lowercase(),
+        "x-createsTask": e.creates_task,
+        "x-credits": cost,
+    });
+    let required: Vec<&str> = e
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
+        .collect();
+    if e.method == Method::Get {
+        o["parameters"] = e
+            .fields
+            .iter()
+            .map(|f| json!({"name": f.name, "in": "query", "required": f.required, "schema": schema(f)}))
+            .collect();
+    } else {
+        let props: Map<String, Value> = e
+            .fields
+            .iter()
+            .map(|f| (f.name.to_owned(), schema(f)))
+            .collect();
+        let mut body = json!({"type": "object", "properties": props, "required": required});
+        let media = if op == Op::UploadStream {
+            body["properties"]["file"] = json!({"type": "string", "format": "binary"});
+            body["required"] = json!(["file"]);
+            "multipart/form-data"
+        } else {
+            "application/json"
+        };
+        o["requestBody"] = json!({"required": true, "content": {media: {"schema": body}}});
+    }
+    let description = if e.family == Family::Upload {
+        format!(
+            "HTTP status = body code. Body: {{success, code, msg, data?}}. Codes: {}",
+            code_table(e.family)
+        )
+    } else {
+        format!(
+            "Always HTTP 200: read the body `code`. Body: {{code, msg, data}}. Codes: {}",
+            code_table(e.family)
+        )
+    };
+    o["responses"] =
+        json!({"200": {"description": description, "content": {"application/json": {}}}});
+    o
+}
+
+/// The whole document, with both hosts' base URLs.
+pub fn document(config: &Config, music: &str, upload: &str) -> Value {
+    let mut paths = Map::new();
+    for op in Op::ALL {
+        let e = op.endpoint();
+        let path = op.path(&config.service_segment);
+        let method = match e.method {
+            Method::Get => "get",
+            Method::Post => "post",
+        };
+        let entry = paths.entry(path).or_insert_with(|| json!({}));
+        entry[method] = operation(op);
+        if e.host == Host::Upload {
+            entry["servers"] = json!([{"url": upload, "description": "upload host"}]);
+        }
+    }
+    let admin = |summary: &str| json!({"summary": summary, "tags": ["emulator"], "responses": {"200": {"description": "JSON"}}});
+    paths.insert("/_emulator/requests".into(), json!({"get": admin("Request log of both hosts' API routes: ?tag=T&since=SEQ → {requests: [{seq, host, method, path, query, op, code, tag, at}]}")}));
+    paths.insert(
+        "/_emulator/stats".into(),
+        json!({"get": admin("?tag=T → {requests, tasksCreated}")}),
+    );
+    paths.insert("/_emulator/faults".into(), json!({"post": admin("Arm faults: {tag, code?, times?, retryAfterMs?, delayMs?, ops?}; affects the next `times` requests carrying X-Emulator-Tag: tag")}));
+    paths.insert(
+        "/_emulator/credits".into(),
+        json!({"post": admin("Set the credits of the key in Authorization: {credits}")}),
+    );
+    paths.insert(
+        "/_emulator/clock".into(),
+        json!({"post": admin("Advance the manual clock: {advanceMs}; 409 without --manual-clock")}),
+    );
+    paths.insert("/inbox/{name}".into(), json!({
+        "post": admin("Callback receiver: records the body; ?status=S&times=N answers S the first N times; ?delayMs=N waits"),
+        "get": admin("What arrived: {items: [{at, status, body}]}"),
+    }));
+    paths.insert("/files/{taskId}/{name}".into(), json!({"get": admin("Generated audio, images, WAV, stems, video (public; 404 once expired: 14 days, 15 for extensions and WAV)")}));
+    json!({
+        "openapi": "3.0.3",
+        "info": {
+            "title": "tunesmith emulator of the music-generation service",
+            "version": "1.0.0",
+            "description": concat!(
+                "Music host: every envelope is answered with HTTP 200; the outcome is the body `code` ",
+                "(unknown paths: HTTP 404, code 404). Upload host: HTTP status equals `code`. ",
+                "Costs: see x-credits of each operation (split_stem separation 10). ",
+                "`emulate:STATUS` in title/prompt/content (or any string field) forces an outcome; ",
+                "`emulate:skip-stages` completes in one stage; header X-Emulate-Code: N answers code N; ",
+                "X-Emulate-Retry-After: SECONDS sets Retry-After. Rate limit: --rate-limit per 10 s per key ",
+                "(430 music, 429 cover and upload, with Retry-After). Every response carries X-Request-Id."
+            ),
+        },
+        "servers": [{"url": music, "description": "music host"}],
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "paths": paths,
+    })
+}

@@ -1,0 +1,323 @@
+//! WAV in and out: decoding any WAV, resampling, the synthesized tracks, 44.1 kHz conversion and stems.
+
+use std::f32::consts::TAU;
+use std::io::Cursor;
+
+use super::format::{
+    MAX_PROCESS_SECONDS, MAX_SOURCE_SECONDS, MAX_SYNTH_SECONDS, PEAK, RATE, RATE_F,
+};
+use super::render::{normalize, render_song};
+/// Decoded PCM, interleaved, in [-1, 1].
+pub(super) struct Pcm {
+    pub(super) rate: u32,
+    pub(super) channels: usize,
+    pub(super) data: Vec<f32>,
+}
+
+impl Pcm {
+    pub(super) fn frames(&self) -> usize {
+        self.data.len() / self.channels.max(1)
+    }
+
+    /// Average of all channels.
+    pub(super) fn mono(&self) -> Vec<f32> {
+        let ch = self.channels.max(1);
+        let inv = 1.0 / ch as f32;
+        self.data
+            .chunks_exact(ch)
+            .map(|f| f.iter().sum::<f32>() * inv)
+            .collect()
+    }
+
+    /// Samples of one channel.
+    pub(super) fn channel(&self, c: usize) -> Vec<f32> {
+        let ch = self.channels.max(1);
+        self.data.iter().skip(c).step_by(ch).copied().collect()
+    }
+}
+
+/// Reads any WAV hound understands (8/16/24/32-bit int, 32-bit float), stopping at the
+/// first damaged sample so a truncated upload still yields what it holds.
+pub(super) fn decode(bytes: &[u8], max_seconds: f64) -> Option<Pcm> {
+    let mut reader = hound::WavReader::new(Cursor::new(bytes)).ok()?;
+    let spec = reader.spec();
+    if spec.sample_rate == 0
+        || spec.channels == 0
+        || spec.bits_per_sample == 0
+        || spec.bits_per_sample > 32
+    {
+        return None;
+    }
+    let channels = usize::from(spec.channels);
+    let max_frames = (max_seconds * f64::from(spec.sample_rate)) as usize;
+    let declared = reader.len() as usize;
+    // Capacity bounded by the byte count: a header may claim far more data than exists.
+    let limit = declared.min(max_frames.saturating_mul(channels));
+    let mut data = Vec::with_capacity(limit.min(bytes.len()));
+    match spec.sample_format {
+        hound::SampleFormat::Float => {
+            for s in reader.samples::<f32>().take(limit) {
+                match s {
+                    Ok(v) if v.is_finite() => data.push(v.clamp(-1.0, 1.0)),
+                    Ok(_) => data.push(0.0),
+                    Err(_) => break,
+                }
+            }
+        }
+        hound::SampleFormat::Int
+            if spec.bits_per_sample == 16 && block_align(bytes) == Some(2 * spec.channels) =>
+        {
+            // Fast path for the common case: hound's per-sample reader costs ~15 ns a
+            // sample, slicing the data chunk directly is several times cheaper.
+            let start = usize::try_from(reader.into_inner().position()).unwrap_or(usize::MAX);
+            let body = bytes.get(start..).unwrap_or(&[]);
+            data.extend(
+                body.chunks_exact(2)
+                    .take(limit)
+                    .map(|b| f32::from(i16::from_le_bytes([b[0], b[1]])) / 32768.0),
+            );
+        }
+        hound::SampleFormat::Int => {
+            let scale = 1.0 / (1u64 << (spec.bits_per_sample - 1)) as f32;
+            for s in reader.samples::<i32>().take(limit) {
+                match s {
+                    Ok(v) => data.push(v as f32 * scale),
+                    Err(_) => break,
+                }
+            }
+        }
+    }
+    // Drop a trailing partial frame so channels stay aligned.
+    data.truncate(data.len() / channels * channels);
+    Some(Pcm {
+        rate: spec.sample_rate,
+        channels,
+        data,
+    })
+}
+
+/// `nBlockAlign` of the `fmt ` chunk, found by walking the RIFF chunks; tells whether
+/// samples are packed (hound does not expose the container size).
+pub(super) fn block_align(bytes: &[u8]) -> Option<u16> {
+    let mut pos = 12usize;
+    while let Some(head) = bytes.get(pos..pos + 8) {
+        let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        if &head[..4] == b"fmt " {
+            let b = bytes.get(pos + 20..pos + 22)?;
+            return Some(u16::from_le_bytes([b[0], b[1]]));
+        }
+        // Chunks are padded to an even size.
+        pos = pos
+            .checked_add(8)?
+            .checked_add(size)?
+            .checked_add(size & 1)?;
+    }
+    None
+}
+
+/// Linear-interpolation resampling to exactly `out_len` samples.
+pub(super) fn resample(input: &[f32], from: u32, to: u32, out_len: usize) -> Vec<f32> {
+    if input.is_empty() || from == 0 || to == 0 {
+        return vec![0.0; out_len];
+    }
+    let step = f64::from(from) / f64::from(to);
+    let last = input.len() - 1;
+    (0..out_len)
+        .map(|i| {
+            let pos = i as f64 * step;
+            let idx = (pos as usize).min(last);
+            let frac = (pos - idx as f64).clamp(0.0, 1.0) as f32;
+            let a = input.get(idx).copied().unwrap_or(0.0);
+            let b = input.get((idx + 1).min(last)).copied().unwrap_or(a);
+            a + (b - a) * frac
+        })
+        .collect()
+}
+
+/// Number of output frames that keeps the duration when going from rate `from` to `to`.
+pub(super) fn scaled_len(frames: usize, from: u32, to: u32) -> usize {
+    if from == 0 {
+        return 0;
+    }
+    (frames as f64 * f64::from(to) / f64::from(from)).round() as usize
+}
+
+#[inline(always)]
+pub(super) fn to_i16(s: f32) -> i16 {
+    (s * 32767.0).round().clamp(-32768.0, 32767.0) as i16
+}
+
+/// Writes interleaved samples as a 16-bit PCM WAV; empty `Vec` if hound refuses.
+pub(super) fn write_wav(samples: &[f32], rate: u32, channels: u16) -> Vec<u8> {
+    let spec = hound::WavSpec {
+        channels,
+        sample_rate: rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut out = Vec::with_capacity(44 + samples.len() * 2);
+    let ok = (|| -> Result<(), hound::Error> {
+        let mut w = hound::WavWriter::new(Cursor::new(&mut out), spec)?;
+        for &s in samples {
+            w.write_sample(to_i16(s))?;
+        }
+        w.finalize()
+    })();
+    if ok.is_ok() {
+        out
+    } else {
+        Vec::new()
+    }
+}
+
+/// A WAV file (mono, 16-bit, 22050 Hz) of pleasant, clearly musical audio that depends only
+/// on `seed`: tempo, key, chord progression, bass line, arpeggio, melody and drum pattern
+/// are all drawn from it, with a gentle fade in/out and the peak at -1 dBFS.
+///
+/// Without a usable source the track is exactly `seconds` long (rounded to the nearest
+/// sample; negative or non-finite values give an empty but valid WAV; capped at 600 s).
+///
+/// When `source` is a WAV hound can decode (any rate, channel count, 8/16/24/32-bit int or
+/// 32-bit float) and holds at least one frame, it is down-mixed, resampled to 22050 Hz and
+/// mixed in at about 60 % against 40 % accompaniment; `seconds` is then ignored and the
+/// output has the source's duration, capped at 120 s. An undecodable source is ignored.
+pub fn synth_track(seed: u64, seconds: f32, source: Option<&[u8]>) -> Vec<u8> {
+    let src = source
+        .and_then(|b| decode(b, f64::from(MAX_SOURCE_SECONDS)))
+        .filter(|p| p.frames() > 0);
+    let mix = match src {
+        Some(pcm) => {
+            let len = scaled_len(pcm.frames(), pcm.rate, RATE)
+                .min((MAX_SOURCE_SECONDS * RATE_F) as usize);
+            let mut voice = resample(&pcm.mono(), pcm.rate, RATE, len);
+            normalize(&mut voice, 1.0);
+            let acc = render_song(seed, len);
+            let mut mix: Vec<f32> = voice
+                .iter()
+                .zip(&acc)
+                .map(|(v, a)| 0.6 * v + 0.4 * a)
+                .collect();
+            normalize(&mut mix, PEAK);
+            mix
+        }
+        None => {
+            let secs = if seconds.is_finite() {
+                seconds.clamp(0.0, MAX_SYNTH_SECONDS)
+            } else {
+                0.0
+            };
+            let mut song = render_song(seed, (secs * RATE_F).round() as usize);
+            normalize(&mut song, PEAK);
+            song
+        }
+    };
+    write_wav(&mix, RATE, 1)
+}
+
+/// True duration in seconds of a WAV file: the frames actually present, which is the
+/// declared length unless the file is truncated. `None` if it is not a readable WAV.
+pub fn wav_duration(bytes: &[u8]) -> Option<f32> {
+    let reader = hound::WavReader::new(Cursor::new(bytes)).ok()?;
+    let spec = reader.spec();
+    if spec.sample_rate == 0 || spec.channels == 0 {
+        return None;
+    }
+    let declared = u64::from(reader.duration());
+    let data_start = reader.into_inner().position();
+    let frame_bytes = u64::from(spec.bits_per_sample).div_ceil(8) * u64::from(spec.channels);
+    let available = (bytes.len() as u64).saturating_sub(data_start) / frame_bytes.max(1);
+    Some((declared.min(available) as f64 / f64::from(spec.sample_rate)) as f32)
+}
+
+/// Converts a WAV to 44.1 kHz, 16-bit, stereo (the "WAV conversion" result, larger than
+/// the source): mono is duplicated to both sides, stereo kept, more channels reduced to
+/// the first two; duration is preserved. Empty `Vec` on undecodable input (or > 20 min).
+pub fn to_wav_44k(wav: &[u8]) -> Vec<u8> {
+    const OUT: u32 = 44_100;
+    let Some(pcm) = decode(wav, MAX_PROCESS_SECONDS) else {
+        return Vec::new();
+    };
+    let out_len = scaled_len(pcm.frames(), pcm.rate, OUT);
+    let left = resample(&pcm.channel(0), pcm.rate, OUT, out_len);
+    let right = if pcm.channels >= 2 {
+        resample(&pcm.channel(1), pcm.rate, OUT, out_len)
+    } else {
+        left.clone()
+    };
+    let mut inter = Vec::with_capacity(out_len * 2);
+    for (l, r) in left.iter().zip(&right) {
+        inter.push(*l);
+        inter.push(*r);
+    }
+    write_wav(&inter, OUT, 2)
+}
+
+/// Splits a track into `n` real stems (16-bit WAVs with the input's rate, channel count and
+/// frame count) by complementary frequency bands, so the stems add back up to the track.
+/// Band edges are log-spaced between 150 Hz and 6 kHz, each edge a two-pole (12 dB/octave)
+/// one-pole cascade. Order: `stems[0]` is the band holding 1 kHz (the "vocal" range),
+/// the others follow from low to high; with `n == 2` that is vocal (high) and
+/// instrumental (low). `n` is capped at 16; `n == 0` or undecodable input gives no stems.
+pub fn stems(wav: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let n = n.min(16);
+    if n == 0 {
+        return Vec::new();
+    }
+    let Some(pcm) = decode(wav, MAX_PROCESS_SECONDS) else {
+        return Vec::new();
+    };
+    let channels = u16::try_from(pcm.channels).unwrap_or(1);
+    if n == 1 {
+        return vec![write_wav(&pcm.data, pcm.rate, channels)];
+    }
+    let nyq = pcm.rate as f32 * 0.45;
+    let edges: Vec<f32> = if n == 2 {
+        vec![(150.0f32 * 6000.0).sqrt()]
+    } else {
+        (0..n - 1)
+            .map(|k| 150.0 * 40f32.powf(k as f32 / (n - 2) as f32))
+            .collect()
+    };
+    // Low-passed copies at each edge; band k = lp[k] - lp[k-1] with lp[-1] = 0, lp[n-1] = x.
+    let mut lows: Vec<Vec<f32>> = edges
+        .iter()
+        .map(|&f| lowpass2(&pcm.data, pcm.channels, pcm.rate, f.min(nyq)))
+        .collect();
+    lows.push(pcm.data.clone());
+    let mut bands: Vec<Vec<f32>> = Vec::with_capacity(n);
+    let mut prev: Option<&Vec<f32>> = None;
+    for lp in &lows {
+        let band = match prev {
+            Some(p) => lp.iter().zip(p).map(|(a, b)| a - b).collect(),
+            None => lp.clone(),
+        };
+        bands.push(band);
+        prev = Some(lp);
+    }
+    let vocal = edges.iter().filter(|&&e| e <= 1000.0).count().min(n - 1);
+    let mut order = vec![vocal];
+    order.extend((0..n).filter(|&i| i != vocal));
+    order
+        .into_iter()
+        .filter_map(|i| bands.get(i))
+        .map(|b| write_wav(b, pcm.rate, channels))
+        .collect()
+}
+
+/// Two cascaded one-pole low-passes at `cutoff` Hz on interleaved audio.
+pub(super) fn lowpass2(data: &[f32], channels: usize, rate: u32, cutoff: f32) -> Vec<f32> {
+    let ch = channels.max(1);
+    let a = 1.0 - (-TAU * cutoff / rate.max(1) as f32).exp();
+    let mut s1 = vec![0.0f32; ch];
+    let mut s2 = vec![0.0f32; ch];
+    let mut out = Vec::with_capacity(data.len());
+    for (i, &x) in data.iter().enumerate() {
+        let c = i % ch;
+        if let (Some(y1), Some(y2)) = (s1.get_mut(c), s2.get_mut(c)) {
+            *y1 += a * (x - *y1);
+            *y2 += a * (*y1 - *y2);
+            out.push(*y2);
+        }
+    }
+    out
+}
