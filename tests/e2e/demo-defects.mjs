@@ -173,6 +173,7 @@ test("error text and slider values meet WCAG AA contrast (4.5:1) in both themes"
       assert(found.length > 0, `${selector} on the page`);
       for (const { text, ratio } of found) assert(ratio >= 4.5, `${colorScheme}: ${selector} "${text}" at ${ratio.toFixed(2)}:1`);
     }
+    await shot(`d2-contrast-${colorScheme}.png`);
   }
   await page.emulateMedia({ colorScheme: "light" });
   await page.fill("[name=title]", "Night drive");
