@@ -70,8 +70,8 @@ export const byRank = (op) => (a, b) => {
   return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 };
 
-/** A description for people: the service's docs quote code in backticks. */
-const plain = (text) => String(text ?? "").replace(/`/g, "");
+/** A description for people: the service's docs quote code, and name other fields by their code names. */
+const plain = (op, text) => String(text ?? "").replace(/`/g, "").replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => labelFor(op, name));
 
 /** The field of `f` in `op`'s form; `onBoost(input, button)` runs its style-boost button. */
 export function field(op, f, onBoost) {
@@ -79,7 +79,7 @@ export function field(op, f, onBoost) {
   const id = `f-${f.name}`;
   const label = labelFor(op, f.name);
   const input = control(op, f, kind, id);
-  const hint = el("p", { id: `${id}-hint`, className: "hint", textContent: plain(f.description) });
+  const hint = el("p", { id: `${id}-hint`, className: "hint", textContent: plain(op, f.description) });
   const error = el("p", { className: "field-error", id: `err-${f.name}`, dataset: { errorFor: f.name } });
   input.setAttribute("aria-describedby", `${id}-hint err-${f.name}`);
   const labelEl = el("label", { htmlFor: id }, label);
@@ -91,7 +91,7 @@ export function field(op, f, onBoost) {
     labelEl.append(out);
   }
   if (f.maxLength) {
-    const count = () => { hint.textContent = `${plain(f.description)} (${input.value.length} of ${f.maxLength})`.trim(); };
+    const count = () => { hint.textContent = `${plain(op, f.description)} (${input.value.length} of ${f.maxLength})`.trim(); };
     input.addEventListener("input", count);
     count();
   }
