@@ -96,6 +96,18 @@ export async function emulator({ own = false, args = [] } = {}) {
   return { ...ready, key, stop };
 }
 
+/**
+ * The demo page as `cargo xtask demo` serves it: www/ and pkg/ copied into a fresh folder, served
+ * by an emulator of our own (`--www`) with the given stage delay; stopped by `stop()`.
+ */
+export async function demoSite({ stageDelayMs = 2500, args = [] } = {}) {
+  const site = await mkdtemp(join(tmpdir(), "tunesmith-demo-site-"));
+  await cp(join(ROOT, "www"), site, { recursive: true });
+  await cp(PKG, join(site, "pkg"), { recursive: true });
+  const emu = await emulator({ own: true, args: ["--www", site, "--stage-delay-ms", String(stageDelayMs), ...args] });
+  return { ...emu, site };
+}
+
 // ---- The package, as a user gets it --------------------------------------------------------------
 
 /** `npm pack` of pkg/ into a fresh folder; returns the tarball's path and size. */

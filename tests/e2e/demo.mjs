@@ -5,14 +5,12 @@
 // target/e2e-screenshots/.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PKG, ROOT, SCREENSHOTS, assert, browser, cp, emulator, ensureTools, mkdtemp, runTests, test, tmpdir, watchConsole, wav, writeFile } from "./_lib.mjs";
+import { SCREENSHOTS, assert, browser, demoSite, ensureTools, runTests, test, watchConsole, wav, writeFile } from "./_lib.mjs";
 
 const tools = await ensureTools();
 // Our own emulator: it serves the page (www/ + pkg/), with stages slow enough to watch each one.
-const site = await mkdtemp(join(tmpdir(), "tunesmith-demo-site-"));
-await cp(join(ROOT, "www"), site, { recursive: true });
-await cp(PKG, join(site, "pkg"), { recursive: true });
-const emu = await emulator({ own: true, args: ["--www", site, "--stage-delay-ms", "2500"] });
+const emu = await demoSite({ stageDelayMs: 2500 });
+const site = emu.site;
 await mkdir(SCREENSHOTS, { recursive: true });
 
 const chromium = await browser(tools);

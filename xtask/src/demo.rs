@@ -7,6 +7,22 @@ use anyhow::{bail, Result};
 use std::ffi::OsString;
 use std::time::Duration;
 
+pub const USAGE: &str = "\
+usage: cargo xtask demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
+
+Builds the package and the emulator, then serves the demo page (www/ + pkg/) on the music host
+until Ctrl-C.
+
+  --port N          port of the music host, which also serves the page (default 8787)
+  --upload-port N   port of the upload host (default 8788)
+  -- FLAGS..        more emulator flags, e.g. `-- --credits 500 --stage-delay-ms 3000`;
+                    they win over the demo's defaults
+  -h, --help        this text
+
+Credits, uploads and tasks are kept in target/demo-data/ across restarts; delete that folder
+(or set credits with POST /_emulator/credits) to start afresh.
+";
+
 pub struct Options {
     pub port: u16,
     pub upload_port: u16,
@@ -15,6 +31,13 @@ pub struct Options {
 }
 
 pub fn run(opts: &Options) -> Result<()> {
+    // Before the slow builds: a taken port would only fail after them.
+    if flag_value(&opts.emulator_args, "--music-addr").is_none() {
+        port_free(opts.port, "--port")?;
+    }
+    if flag_value(&opts.emulator_args, "--upload-addr").is_none() {
+        port_free(opts.upload_port, "--upload-port")?;
+    }
     let pkg = package::build(Profile::Release)?;
     pkg.print_sizes()?;
     let bin = emulator::build()?;
@@ -93,6 +116,30 @@ pub fn run(opts: &Options) -> Result<()> {
     }
 }
 
+/// Fails, naming the port and the switch that changes it, when something already listens there.
+fn port_free(port: u16, switch: &str) -> Result<()> {
+    match std::net::TcpListener::bind(("127.0.0.1", port)) {
+        Ok(_) => Ok(()),
+        Err(e) => bail!(
+            "port {port} on 127.0.0.1 is taken ({e}): another demo or emulator may be running. \
+             Stop it, or pick another port with `{switch} N`, e.g. `cargo xtask demo {switch} {}`",
+            port.saturating_add(10)
+        ),
+    }
+}
+
+/// The value of `--flag V` or `--flag=V` among the emulator flags.
+fn flag_value(args: &[String], flag: &str) -> Option<String> {
+    let prefix = format!("{flag}=");
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == flag {
+            args.get(i + 1).cloned()
+        } else {
+            a.strip_prefix(&prefix).map(str::to_owned)
+        }
+    })
+}
+
 /// The key the emulator announces at start-up (`... development key `ts-dev-key``), or the
 /// announcing line itself when it quotes no key.
 fn dev_key<'a>(lines: impl IntoIterator<Item = &'a String>) -> Option<String> {
@@ -108,7 +155,23 @@ fn dev_key<'a>(lines: impl IntoIterator<Item = &'a String>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::dev_key;
+    use super::{dev_key, flag_value};
+
+    #[test]
+    fn reads_an_emulator_flag_in_both_spellings() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let spaced = args(&["--credits", "5", "--music-addr", "127.0.0.1:9000"]);
+        assert_eq!(
+            flag_value(&spaced, "--music-addr").as_deref(),
+            Some("127.0.0.1:9000")
+        );
+        let joined = args(&["--upload-addr=127.0.0.1:9001"]);
+        assert_eq!(
+            flag_value(&joined, "--upload-addr").as_deref(),
+            Some("127.0.0.1:9001")
+        );
+        assert_eq!(flag_value(&joined, "--music-addr"), None);
+    }
 
     #[test]
     fn finds_the_announced_development_key() {

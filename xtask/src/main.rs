@@ -71,6 +71,10 @@ fn run(args: &[String]) -> Result<bool> {
             flags.finish()?;
             test::run(&opts)?
         }
+        "demo" if flags.switch("--help") || flags.switch("-h") => {
+            print!("{}", demo::USAGE);
+            true
+        }
         "demo" => {
             let opts = demo::Options {
                 port: flags.number("--port")?.unwrap_or(8787),

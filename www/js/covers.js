@@ -1,0 +1,42 @@
+// Cover art for the task on show: two images in different styles, generated on request.
+import { $, el } from "./dom.js";
+import { logPolled, watchInbox } from "./callbacks.js";
+import { showError } from "./messages.js";
+import { callOptions, pollSchedule } from "./service.js";
+import { state } from "./store.js";
+
+export function resetCovers() {
+  $("#covers").replaceChildren();
+  $("#covers-status").textContent = "";
+  $("#covers-btn").disabled = false;
+}
+
+async function generate() {
+  const task = state.task;
+  const button = $("#covers-btn");
+  const status = $("#covers-status");
+  button.disabled = true;
+  status.textContent = "Asking for covers…";
+  try {
+    const { taskId } = await state.client.generateCover({ taskId: task.id, callBackUrl: state.settings.callBackUrl }, callOptions());
+    logPolled("cover", `created ${taskId.slice(0, 8)}…`);
+    watchInbox();
+    status.textContent = "Painting…";
+    const cover = await state.client.waitForCover(taskId, {
+      signal: task.abort.signal, ...pollSchedule(),
+      onProgress: (record) => logPolled("cover", `${record.state} (successFlag ${record.successFlag})`),
+    });
+    if (state.task !== task) return;
+    status.textContent = `${cover.images.length} images.`;
+    $("#covers").replaceChildren(...cover.images.map((src, i) =>
+      el("a", { href: src, target: "_blank", rel: "noopener" }, el("img", { src, alt: `Cover art, style ${i + 1}`, className: "cover", width: 240, height: 240 }))));
+  } catch (error) {
+    status.textContent = "";
+    button.disabled = false;
+    showError(error);
+  }
+}
+
+export function initCovers() {
+  $("#covers-btn").addEventListener("click", generate);
+}

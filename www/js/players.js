@@ -1,0 +1,92 @@
+// The tracks of the task on show, each with its player (the first plays as soon as it can), a
+// WAV conversion and "Extend this", which picks the track as the source of the next operation.
+import { $, el, formatDuration } from "./dom.js";
+import { logPolled, watchInbox } from "./callbacks.js";
+import { showError } from "./messages.js";
+import { callOptions, pollSchedule } from "./service.js";
+import { set, state } from "./store.js";
+
+const cards = new Map();
+let autoplayed = false;
+
+export function resetTracks() {
+  cards.clear();
+  autoplayed = false;
+  $("#tracks").replaceChildren();
+}
+
+export function showTrack(task, track) {
+  let card = cards.get(track.id);
+  if (!card) {
+    card = trackCard(task, track);
+    cards.set(track.id, card);
+    $("#tracks").append(card.root);
+  }
+  card.update(track);
+  if (!autoplayed && card.src) {
+    autoplayed = true;
+    card.audio.play().catch(() => card.root.classList.add("press-play"));
+  }
+}
+
+function trackCard(task, track) {
+  const img = el("img", { className: "art", alt: "", width: 96, height: 96, decoding: "async" });
+  const title = el("h3", { className: "t-title" });
+  const tags = el("p", { className: "t-tags small muted" });
+  const dur = el("span", { className: "t-dur small" });
+  const audio = el("audio", { controls: true, preload: "auto", className: "player" });
+  const wavButton = el("button", { type: "button", className: "btn small", textContent: "Convert to WAV" });
+  const wavOut = el("span", { className: "small wav-out", attrs: { "aria-live": "polite" } });
+  const extendButton = el("button", { type: "button", className: "btn ghost small extend", textContent: "Extend this" });
+  const root = el("article", { className: "track", dataset: { id: track.id } },
+    el("div", { className: "art-wrap" }, img),
+    el("div", { className: "t-meta" }, title, tags, el("p", { className: "small muted" }, "Duration ", dur)),
+    audio,
+    el("div", { className: "t-actions" }, wavButton, extendButton, wavOut));
+  const card = {
+    root, audio, src: "",
+    update(d) {
+      title.textContent = d.title || "Untitled";
+      tags.textContent = d.tags || "";
+      dur.textContent = formatDuration(d.duration);
+      if (d.imageUrl && img.src !== d.imageUrl) {
+        img.src = d.imageUrl;
+        img.alt = `Cover of ${d.title || "the track"}`;
+      }
+      const best = d.audioUrl || d.streamAudioUrl || "";
+      // Keep a playing stream: switching the source would restart the song.
+      if (best && (!card.src || (audio.paused && audio.currentTime === 0 && best !== card.src))) {
+        card.src = best;
+        audio.src = best;
+      }
+      audio.setAttribute("aria-label", `Play ${d.title || "track"}`);
+    },
+  };
+  audio.addEventListener("loadedmetadata", () => {
+    if (!Number.isFinite(task.tracks.get(track.id)?.duration)) dur.textContent = formatDuration(audio.duration);
+  });
+  wavButton.addEventListener("click", () => convertWav(task, track.id, wavButton, wavOut));
+  extendButton.addEventListener("click", () => set("chosenTrack", track.id));
+  return card;
+}
+
+async function convertWav(task, audioId, button, out) {
+  button.disabled = true;
+  out.textContent = "Converting…";
+  try {
+    const { taskId } = await state.client.convertToWav({ taskId: task.id, audioId, callBackUrl: state.settings.callBackUrl }, callOptions());
+    logPolled("wav", `created ${taskId.slice(0, 8)}…`);
+    watchInbox();
+    const wav = await state.client.waitForWav(taskId, {
+      signal: task.abort.signal, ...pollSchedule(),
+      onProgress: (record) => logPolled("wav", `${record.successFlag} (${record.state})`),
+    });
+    const title = task.tracks.get(audioId)?.title || "track";
+    out.replaceChildren(el("a", { href: wav.response?.audioWavUrl, className: "wav-link", download: `${title}.wav`, textContent: "⬇ Download WAV" }));
+    button.hidden = true;
+  } catch (error) {
+    out.textContent = "";
+    button.disabled = false;
+    showError(error);
+  }
+}
