@@ -1,5 +1,6 @@
 //! Who may call what, and the answers that are not about the request: auth on every route of
 //! both hosts, CORS, request ids, credits, rate limits, emulated codes and armed faults.
+//! Over 400 lines on purpose: each test is short, and they share one in-process emulator setup.
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! Every operation of the music host, end to end: creation, record-info at each stage, callbacks,
-//! and the real files behind the URLs.
+//! and the real files behind the URLs. Over 400 lines on purpose: one short test per operation,
+//! read as a list.
 
 mod common;
 

@@ -1,4 +1,6 @@
 //! Every operation of the service: method, host, path, family, and the rules of its request.
+//! One table on purpose (over 400 lines): a reader compares operations row by row, and the code
+//! generator, the validators and `/openapi.json` all read it.
 
 use crate::codes::Family;
 use crate::rules::{check, FieldRule, Fields, Kind, RuleKind, ValidationError, Value};

@@ -1,4 +1,6 @@
 //! Every record, answer and callback of the service, and every event the client builds from them.
+//! One declaration table on purpose (over 400 lines, grouped by family): it is data, read top to
+//! bottom like the generated `.d.ts`.
 //!
 //! Wire fields are listed in the order the service writes them. A record with a `rust` name also
 //! becomes a serde struct of `wire::generated`; its `client` fields are what the client adds.
