@@ -18,7 +18,16 @@ fn body_object(body: &JsValue) -> Result<JsValue, Error> {
     let text = if let Some(s) = body.as_string() {
         Some(s)
     } else if body.is_instance_of::<Uint8Array>() || body.is_instance_of::<js_sys::ArrayBuffer>() {
-        let bytes = Uint8Array::new(body).to_vec();
+        let bytes = crate::js::new_uint8_array(&[body])
+            .map_err(|e| {
+                Error::invalid(
+                    "body",
+                    "type",
+                    "the callback body's bytes could not be read",
+                )
+                .with_cause(e)
+            })?
+            .to_vec();
         Some(
             String::from_utf8(bytes).map_err(|_| {
                 Error::invalid("body", "type", "the callback body is not UTF-8 text")
@@ -30,6 +39,18 @@ fn body_object(body: &JsValue) -> Result<JsValue, Error> {
     let parsed = match text {
         Some(t) => js_sys::JSON::parse(&t).map_err(|e| {
             Error::invalid("body", "type", "the callback body is not valid JSON").with_cause(e)
+        })?,
+        // A callback body is JSON data: copying it as such runs its getters and traps once, here,
+        // under catch, and leaves nothing that can throw later.
+        None if body.is_object() => crate::js::plain_copy(body).map_err(|e| {
+            Error::invalid(
+                "body",
+                "type",
+                format!(
+                    "the callback body could not be read as JSON data: {}",
+                    crate::js::thrown_message(&e)
+                ),
+            )
         })?,
         None => body.clone(),
     };
@@ -49,9 +70,7 @@ fn camel_object(raw: &JsValue) -> JsValue {
         return JsValue::NULL;
     }
     let out = Object::new();
-    for entry in Object::entries(&Object::from(raw.clone())).iter() {
-        let key = get(&entry, "0").as_string().unwrap_or_default();
-        let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+    for (key, value) in crate::js::entries(raw).unwrap_or_default() {
         set(&out, &camel_key(&key), &value);
     }
     out.into()

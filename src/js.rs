@@ -24,6 +24,60 @@ extern "C" {
     pub fn set_timeout(callback: &Function, ms: f64) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);
+
+    // Every call that can run the caller's code (a getter, a Proxy trap) is declared `catch`: a JS
+    // exception must come back as a `Result`, so that Rust frames unwind normally. One that passes
+    // through wasm frames instead leaks them (and any `RefCell` borrow they hold), and after a few
+    // thousand the module's memory is corrupt (issue 13).
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(v: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn object_entries(v: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = assign)]
+    fn object_assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// `Object.keys(v)` as strings; a throwing Proxy trap is the `Err`.
+pub fn keys(v: &JsValue) -> Result<Vec<String>, JsValue> {
+    Ok(object_keys(v)?
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect())
+}
+
+/// `Object.entries(v)` as pairs; a throwing getter or trap is the `Err`.
+pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
+    Ok(object_entries(v)?
+        .iter()
+        .map(|pair| {
+            let pair: js_sys::Array = pair.unchecked_into();
+            (pair.get(0).as_string().unwrap_or_default(), pair.get(1))
+        })
+        .collect())
+}
+
+/// A plain-data copy of what the caller passed (`JSON.parse(JSON.stringify(v))`): getters run
+/// once, here, under `catch`, and everything after reads plain objects with no traps.
+pub fn plain_copy(v: &JsValue) -> Result<JsValue, JsValue> {
+    let text = js_sys::JSON::stringify(v)?;
+    js_sys::JSON::parse(&String::from(text))
+}
+
+/// `new Uint8Array(...args)` under `catch`: given a Proxy of an ArrayBuffer, the constructor runs
+/// the Proxy's traps.
+pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue> {
+    let ctor: Function = get(&js_sys::global(), "Uint8Array").dyn_into()?;
+    let list: js_sys::Array = args.iter().copied().collect();
+    Ok(Reflect::construct(&ctor, &list)?.unchecked_into())
+}
+
+/// The message of a caught JS exception, for error texts.
+pub fn thrown_message(e: &JsValue) -> String {
+    get_string(e, "message")
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "it threw".to_owned())
 }
 
 /// `obj[key]`, or `undefined` when `obj` is not an object.
@@ -47,22 +101,26 @@ pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
-/// A shallow copy of a plain object, so results never alias what the caller passed in.
+/// A shallow copy of a plain object, so results never alias what the caller passed in; a copy
+/// that throws (a getter, a Proxy) yields an empty object.
 pub fn shallow_copy(obj: &JsValue) -> Object {
-    Object::assign(&Object::new(), &Object::from(obj.clone()))
+    let target = Object::new();
+    let _ = object_assign(&target, obj);
+    target
 }
 
 /// `v` when it is an array, else a new empty one: lists the service may send as null or omit.
 pub fn array_or_empty(v: JsValue) -> js_sys::Array {
-    if js_sys::Array::is_array(&v) {
+    if array_is_array(&v).unwrap_or(false) {
         v.unchecked_into()
     } else {
         js_sys::Array::new()
     }
 }
 
+/// An object that is not an array (a revoked Proxy, whose check throws, is not one).
 pub fn is_plain_object(v: &JsValue) -> bool {
-    v.is_object() && !js_sys::Array::is_array(v)
+    v.is_object() && array_is_array(v) == Ok(false)
 }
 
 /// A request object as the shared validator reads it.

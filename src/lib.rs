@@ -115,12 +115,34 @@ async fn call_op(
             ),
         ));
     }
+    // From here on the request is plain data: its getters and Proxy traps ran once, under catch.
+    let request = js::plain_copy(&request).map_err(|e| {
+        Error::invalid(
+            "request",
+            "type",
+            format!(
+                "the request could not be read as JSON data: {}",
+                js::thrown_message(&e)
+            ),
+        )
+    })?;
     op.validate(&JsFields(&request))?;
-    for key in js_sys::Object::keys(&js_sys::Object::from(request.clone())).iter() {
-        if let Some(key) = key.as_string() {
-            rules::check_known(endpoint.fields, &key)?;
-        }
+    for key in js::keys(&request).unwrap_or_default() {
+        rules::check_known(endpoint.fields, &key)?;
     }
+    let extra_fields = match &opts.extra_fields {
+        Some(extra) => Some(js::plain_copy(extra).map_err(|e| {
+            Error::invalid(
+                "extraFields",
+                "type",
+                format!(
+                    "`extraFields` could not be read as JSON data: {}",
+                    js::thrown_message(&e)
+                ),
+            )
+        })?),
+        None => None,
+    };
     let (body, query) = match endpoint.method {
         Method::Get => {
             let mut query = endpoint
@@ -132,10 +154,9 @@ async fn call_op(
                         .map(|v| (f.name.to_owned(), v))
                 })
                 .collect::<Vec<_>>();
-            if let Some(extra) = &opts.extra_fields {
-                for entry in js_sys::Object::entries(&js_sys::Object::from(extra.clone())).iter() {
-                    let pair = js_sys::Array::from(&entry);
-                    if let (Some(k), Some(v)) = (pair.get(0).as_string(), text_of(&pair.get(1))) {
+            if let Some(extra) = &extra_fields {
+                for (k, v) in js::entries(extra).unwrap_or_default() {
+                    if let Some(v) = text_of(&v) {
                         query.push((k, v));
                     }
                 }
@@ -143,13 +164,11 @@ async fn call_op(
             (Body::None, query)
         }
         Method::Post => {
-            let request = match &opts.extra_fields {
+            let request = match &extra_fields {
                 Some(extra) => {
-                    let merged = js_sys::Object::assign(
-                        &js_sys::Object::new(),
-                        &js_sys::Object::from(request.clone()),
-                    );
-                    js_sys::Object::assign(&merged, &js_sys::Object::from(extra.clone())).into()
+                    let merged = js::shallow_copy(&request);
+                    let _ = js_sys::Object::assign(&merged, &js_sys::Object::from(extra.clone()));
+                    merged.into()
                 }
                 None => request,
             };

@@ -76,9 +76,7 @@ pub fn track(raw: &JsValue) -> JsValue {
         return Object::new().into();
     }
     let out = Object::new();
-    for entry in Object::entries(&Object::from(raw.clone())).iter() {
-        let key = get(&entry, "0").as_string().unwrap_or_default();
-        let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+    for (key, value) in crate::js::entries(raw).unwrap_or_default() {
         let camel = track::camel_key(&key);
         // A camelCase field wins over its snake_case twin when the service sent both.
         if camel != key && !get(raw, &camel).is_undefined() {

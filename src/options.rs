@@ -2,7 +2,7 @@
 
 use crate::errors::Error;
 use crate::js::{get, get_string};
-use js_sys::{Function, Object};
+use js_sys::Function;
 use std::fmt;
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
 use wasm_bindgen::{JsCast, JsValue};
@@ -194,9 +194,17 @@ fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
         ));
     }
     let mut out = Vec::new();
-    for entry in Object::entries(&Object::from(v.clone())).iter() {
-        let name = get(&entry, "0").as_string().unwrap_or_default();
-        let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+    let pairs = crate::js::entries(v).map_err(|e| {
+        Error::invalid(
+            "headers",
+            "type",
+            format!(
+                "`headers` could not be read: {}",
+                crate::js::thrown_message(&e)
+            ),
+        )
+    })?;
+    for (name, value) in pairs {
         match value.as_string() {
             Some(value) => out.push((name, value)),
             None if value.is_undefined() => {}

@@ -186,7 +186,15 @@ async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<J
              for Base64 text or bytes use uploadBase64",
         ));
     };
-    let size = blob.size();
+    // Read through `Reflect` (under catch): a Proxy of a Blob passes `instanceof` but its getters
+    // throw "Illegal invocation".
+    let Some(size) = get(blob, "size").as_f64() else {
+        return Err(Error::invalid(
+            "file",
+            "type",
+            "the File or Blob could not be read (its `size` is not readable)",
+        ));
+    };
     if size == 0.0 {
         return Err(empty("file"));
     }
@@ -311,18 +319,17 @@ async fn upload_base64(inner: &Inner, data: JsValue, options: JsValue) -> Result
 
 /// The bytes of an ArrayBuffer or of any view on one (Uint8Array, Node's Buffer, DataView, ...).
 fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
+    // Constructed under catch: a Proxy of a buffer passes the type checks but throws inside.
     if data.is_instance_of::<ArrayBuffer>() {
-        return Some(Uint8Array::new(data));
+        return crate::js::new_uint8_array(&[data]).ok();
     }
     if !ArrayBuffer::is_view(data) {
         return None;
     }
     let buffer = get(data, "buffer").dyn_into::<ArrayBuffer>().ok()?;
-    let offset = get(data, "byteOffset").as_f64()? as u32;
-    let length = get(data, "byteLength").as_f64()? as u32;
-    Some(Uint8Array::new_with_byte_offset_and_length(
-        &buffer, offset, length,
-    ))
+    let offset = JsValue::from_f64(get(data, "byteOffset").as_f64()?);
+    let length = JsValue::from_f64(get(data, "byteLength").as_f64()?);
+    crate::js::new_uint8_array(&[&buffer, &offset, &length]).ok()
 }
 
 /// Base64 text or a data URL, checked and measured without decoding it, as the data URL to send.

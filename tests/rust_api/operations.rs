@@ -1,7 +1,7 @@
 //! Every operation of the Rust API against the emulator: requests serialized from the protocol's
 //! structs, answers decoded into its records.
 
-use super::common::{callback_url, stats, tag, MUSIC};
+use super::common::{callback_url, stats, tag};
 use super::helpers::*;
 use tunesmith::rust_api::*;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -131,7 +131,8 @@ async fn every_family_creates_waits_and_decodes() {
     assert!(!boost.result.is_empty());
     assert!(client.get_credits().await.unwrap() >= 0.0);
 
-    let upload_url = format!("{MUSIC}/openapi.json");
+    // A real audio file (the emulator fails a task whose source is not audio).
+    let upload_url = music.response.suno_data[0].audio_url.clone();
     let extended = client
         .upload_extend(&UploadExtendRequest {
             upload_url: upload_url.clone(),

@@ -5,7 +5,7 @@ use super::common::*;
 use js_sys::Array;
 use serde_json::json;
 use tunesmith::{parse_callback, CallbackDeduper, Client};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -318,4 +318,75 @@ fn malformed_bodies_are_refused_cleanly() {
     );
     let event = parse_callback(bytes.into()).unwrap();
     assert_event(&event, "video", "v", "complete", "succeeded");
+}
+
+/// JS values whose reading throws: a throwing getter, a Proxy with throwing traps, a revoked Proxy.
+fn hostile_values() -> Vec<JsValue> {
+    let make = js_sys::Function::new_no_args(
+        "const getter = { code: 200, get data() { throw new Error('getter boom'); } };
+         const trap = new Proxy({}, { get() { throw new Error('trap boom'); }, ownKeys() { throw new Error('keys boom'); } });
+         const { proxy, revoke } = Proxy.revocable({}, {});
+         revoke();
+         return [getter, trap, proxy];",
+    );
+    Array::from(&make.call0(&JsValue::UNDEFINED).unwrap())
+        .iter()
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn hostile_values_are_validation_errors_and_leave_the_module_healthy() {
+    let hostile = hostile_values();
+    let good = js(
+        json!({ "code": 200, "msg": "ok", "data": { "callbackType": "complete", "task_id": "t1", "data": [] } }),
+    );
+    // Called through JavaScript, as a page would: each call borrows the wasm object, and a borrow
+    // left behind by an escaped exception broke it for good ("recursive use of an object").
+    let dedup = JsValue::from(CallbackDeduper::new(None).unwrap());
+    let is_new = |v: &JsValue| -> Result<JsValue, JsValue> {
+        let f: js_sys::Function = prop(&dedup, "isNew").unchecked_into();
+        f.call1(&dedup, v)
+    };
+    // Thousands of times: an exception that crossed the wasm frames used to leak them, and after
+    // about 2,500 the module's memory was corrupt.
+    for i in 0..3_000 {
+        let value = &hostile[i % hostile.len()];
+        let e = parse_callback(value.clone()).unwrap_err();
+        assert_class(&e, "ValidationError");
+        assert_class(&is_new(value).unwrap_err(), "ValidationError");
+    }
+    // Still healthy: a valid body parses, the deduper works, a client can be made and used.
+    assert_eq!(prop_str(&parsed(&good), "stage"), "complete");
+    assert_eq!(is_new(&good).unwrap().as_bool(), Some(true));
+    assert_eq!(is_new(&good).unwrap().as_bool(), Some(false));
+    assert_eq!(prop(&dedup, "size").as_f64(), Some(1.0));
+    let t = tag("hostile");
+    let client = client(&t);
+    for value in &hostile {
+        // A Promise that settles, with a typed error.
+        assert_class(
+            &err(client.get_task(value.clone(), None)).await,
+            "ValidationError",
+        );
+        assert_class(
+            &err(client.generate(value.clone(), None)).await,
+            "ValidationError",
+        );
+    }
+    assert!(ok(client.get_credits(JsValue::UNDEFINED, None))
+        .await
+        .is_object());
+    // A `headers` option whose getter throws is refused as such.
+    let options = options(&t, json!({}));
+    let headers =
+        js_sys::Function::new_no_args("return { get boom() { throw new Error('header boom'); } };")
+            .call0(&JsValue::UNDEFINED)
+            .unwrap();
+    js_sys::Reflect::set(&options, &"headers".into(), &headers).unwrap();
+    let e = match Client::new(Some(options.unchecked_into())) {
+        Ok(_) => panic!("a throwing headers getter was accepted"),
+        Err(e) => e,
+    };
+    assert_class(&e, "ValidationError");
+    assert_eq!(prop_str(&e, "field"), "headers");
 }

@@ -69,7 +69,8 @@ async fn every_other_operation_succeeds() {
     let task_id = prop_str(&record, "taskId");
     let audio_id = prop_str(&Array::from(&prop(&record, "tracks")).get(0), "id");
     let cb = callback_url(&t);
-    let upload_url = format!("{MUSIC}/openapi.json");
+    // A real audio file (the emulator fails a task whose source is not audio).
+    let upload_url = prop_str(&Array::from(&prop(&record, "tracks")).get(0), "audioUrl");
 
     for (name, p) in [
         ("extend", client.extend(js(json!({ "defaultParamFlag": false, "audioId": audio_id, "callBackUrl": cb })), None)),
