@@ -76,18 +76,6 @@ fn signal_only(v: &JsValue) -> JsValue {
     out.into()
 }
 
-/// The method name users called, for messages.
-fn method(kind: TaskKind) -> &'static str {
-    match kind {
-        TaskKind::Music => "waitForTask",
-        TaskKind::Cover => "waitForCover",
-        TaskKind::Wav => "waitForWav",
-        TaskKind::Lyrics => "waitForLyrics",
-        TaskKind::VocalSeparation => "waitForVocalSeparation",
-        TaskKind::Video => "waitForVideo",
-    }
-}
-
 /// A task id given as a string or as what a create resolved with (`{ taskId }`).
 fn task_id_of(v: &JsValue) -> Result<String, Error> {
     let id = v.as_string().or_else(|| get_string(v, "taskId"));
@@ -141,7 +129,7 @@ impl Poll {
     }
 
     fn aborted(&self) -> Error {
-        let mut e = Error::aborted(method(self.waiter.kind()));
+        let mut e = Error::aborted(self.waiter.kind().waiter_name());
         e.attempts = self.waiter.queries();
         e
     }
@@ -231,7 +219,7 @@ impl Poll {
             Class::Timeout,
             format!(
                 "{}: task {} did not finish within {} ms ({} queries; last state: {})",
-                method(kind),
+                kind.waiter_name(),
                 self.task_id,
                 self.waiter.timeout_ms(),
                 self.waiter.queries(),
