@@ -141,7 +141,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
         rate: rate_limit::Limiter::new(config.rate_limit),
         faults: faults::Faults::new(config.fault_rate, seed),
         log: log::RequestLog::default(),
-        inbox: inbox::Inbox::default(),
+        inbox: inbox::Inbox::load(&dirs)?,
         callbacks: reqwest::Client::builder()
             .connect_timeout(Duration::from_millis(config.callback_timeout_ms))
             .build()
