@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod body;
 pub mod cover;
 pub mod edge;
 pub mod envelope;
