@@ -16,3 +16,4 @@ pub mod registry;
 pub mod store;
 pub mod task;
 pub mod uploads;
+pub mod url_rules;

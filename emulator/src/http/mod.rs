@@ -14,6 +14,7 @@ pub mod lyrics;
 pub mod music;
 pub mod openapi;
 pub mod router;
+pub mod serve;
 pub mod tasks;
 pub mod uploads;
 pub mod video;
