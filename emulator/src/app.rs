@@ -21,6 +21,7 @@ use crate::core::rate_limit::Limiter;
 use crate::core::registry::Tasks;
 use crate::core::store::Dirs;
 use crate::core::uploads::Uploads;
+use crate::core::url_rules::Own;
 use crate::families::common::Links;
 
 pub struct App {
@@ -40,8 +41,12 @@ pub struct App {
     pub inbox: Inbox,
     /// Callback deliveries (timeout set per request).
     pub callbacks: reqwest::Client,
-    /// Remote downloads of uploads and source audio (30 s timeout).
+    /// Remote downloads of uploads and source audio (30 s timeout, no redirects, no proxy).
     pub downloads: reqwest::Client,
+    /// Downloads running at once; more wait for a slot.
+    pub download_slots: tokio::sync::Semaphore,
+    /// The addresses of both hosts, which URL downloads may reach only for files.
+    pub own: Own,
     pub shutdown: watch::Receiver<bool>,
     pub openapi: serde_json::Value,
     /// The operations served at each path, by method (looked up without allocating).

@@ -96,6 +96,20 @@ pub struct Config {
     /// Use a clock that `POST /_emulator/clock` can advance (to test retention and expiry).
     #[arg(long)]
     pub manual_clock: bool,
+
+    /// Let URL uploads and source audio be downloaded from loopback and private addresses (other
+    /// local servers); the emulator's own routes other than its files stay refused.
+    #[arg(long)]
+    pub allow_private_url_uploads: bool,
+
+    /// Longest wait for a request header, and longest pause within a request body, in milliseconds;
+    /// then the connection is closed.
+    #[arg(long, default_value_t = 20_000)]
+    pub read_timeout_ms: u64,
+
+    /// Open connections per host; past it, new connections wait to be accepted.
+    #[arg(long, default_value_t = 512)]
+    pub max_connections: usize,
 }
 
 impl Config {

@@ -31,7 +31,7 @@ use tunesmith_protocol::{Method, Op};
 
 use crate::app::{App, AppState};
 use crate::clock::Clock;
-use crate::core::{credits, faults, inbox, log, rate_limit, registry, store, uploads};
+use crate::core::{credits, faults, inbox, log, rate_limit, registry, store, uploads, url_rules};
 pub use config::Config;
 
 /// A running emulator: its two addresses, and the way to stop it.
@@ -141,7 +141,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
         rate: rate_limit::Limiter::new(config.rate_limit),
         faults: faults::Faults::new(config.fault_rate, seed),
         log: log::RequestLog::default(),
-        inbox: inbox::Inbox::default(),
+        inbox: inbox::Inbox::load(&dirs)?,
         callbacks: reqwest::Client::builder()
             .connect_timeout(Duration::from_millis(config.callback_timeout_ms))
             .build()
@@ -150,8 +150,16 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
             .timeout(Duration::from_millis(
                 tunesmith_protocol::upload::URL_DOWNLOAD_TIMEOUT_MS,
             ))
+            // Each hop would need the URL rules again: redirects are refused instead.
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
             .build()
             .map_err(std::io::Error::other)?,
+        download_slots: tokio::sync::Semaphore::new(sources::MAX_DOWNLOADS),
+        own: url_rules::Own {
+            music: music_addr,
+            upload: upload_addr,
+        },
         shutdown,
         openapi: http::openapi::document(&config, &music_base, &upload_base),
         routes,
@@ -170,22 +178,19 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
         callbacks::delivery::spawn(app.clone(), id);
     }
 
+    let limits = http::serve::Limits {
+        read_timeout: Duration::from_millis(app.config.read_timeout_ms),
+        max_connections: app.config.max_connections,
+    };
     let mut servers = Vec::new();
     for (listener, router) in [
         (music, http::router::music_router(app.clone())),
         (upload, http::router::upload_router(app.clone())),
     ] {
-        let mut stopped = app.shutdown.clone();
-        servers.push(tokio::spawn(async move {
-            let served = axum::serve(listener, router)
-                .with_graceful_shutdown(async move {
-                    let _ = stopped.wait_for(|s| *s).await;
-                })
-                .await;
-            if let Err(e) = served {
-                eprintln!("server stopped: {e}");
-            }
-        }));
+        let stopped = app.shutdown.clone();
+        servers.push(tokio::spawn(http::serve::serve(
+            listener, router, limits, stopped,
+        )));
     }
     Ok(Running {
         music_addr,

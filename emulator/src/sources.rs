@@ -1,14 +1,23 @@
-//! Bytes behind a URL: a file of this upload host read from storage, or a remote file downloaded
-//! (30 s timeout, capped in size).
+//! Bytes behind a URL: a file of this upload host read from storage, or a file downloaded where
+//! the URL rules (`core::url_rules`) allow: 30 s timeout, capped in size, streamed to a temporary
+//! file, at most [`MAX_DOWNLOADS`] at a time.
 
 use percent_encoding::percent_decode_str;
 use reqwest::Url;
+use tokio::io::AsyncWriteExt;
 
 use crate::app::AppState;
 use crate::core::uploads::file_id;
+use crate::core::url_rules::{check_form, check_target};
 
 /// Source audio fetched for add-instrumental and the like is capped at this size.
-const MAX_SOURCE_BYTES: usize = 100 * 1024 * 1024;
+const MAX_SOURCE_BYTES: u64 = 100 * 1024 * 1024;
+
+/// Downloads running at once; more wait their turn, so that memory and disk bandwidth stay bounded.
+pub const MAX_DOWNLOADS: usize = 4;
+
+/// How much of the start of a file is kept to recognize its type.
+const HEAD_BYTES: usize = 512;
 
 /// Decodes `%XX` escapes of a URL path; `None` unless the result is UTF-8.
 pub fn percent_decode(s: &str) -> Option<String> {
@@ -18,32 +27,75 @@ pub fn percent_decode(s: &str) -> Option<String> {
         .map(|c| c.into_owned())
 }
 
-/// Downloads `url` (30 s timeout) into memory, refusing more than `cap` bytes.
-pub async fn download(app: &AppState, url: &str, cap: usize) -> Result<Vec<u8>, String> {
+/// A downloaded file, complete, in a temporary file of the data directory.
+pub struct Downloaded {
+    pub file: tempfile::NamedTempFile,
+    pub size: u64,
+    /// Its first bytes.
+    pub head: Vec<u8>,
+}
+
+fn failed(e: impl std::fmt::Display) -> String {
+    format!("could not download `fileUrl`: {e}")
+}
+
+/// Downloads `url` to a temporary file if the URL rules allow it, refusing more than `cap` bytes.
+/// The connection goes to the very address that was checked, so a second lookup of the name
+/// cannot lead elsewhere.
+pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded, String> {
+    let parsed = check_form(url).map_err(|r| r.to_string())?;
+    let host = parsed.host_str().unwrap_or("");
+    let port = parsed.port_or_known_default().unwrap_or(80);
+    let addr = tokio::net::lookup_host((host.trim_matches(['[', ']']), port))
+        .await
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .ok_or_else(|| failed(format!("`{host}` does not resolve")))?;
+    check_target(&parsed, addr, app.own, app.config.allow_private_url_uploads)
+        .map_err(|r| r.to_string())?;
+    let authority = &parsed[url::Position::BeforeHost..url::Position::AfterPort];
+    let authority = authority.to_owned();
+    let mut pinned = parsed.clone();
+    pinned
+        .set_ip_host(addr.ip())
+        .map_err(|()| failed("the host cannot be addressed"))?;
+
+    let _slot = app.download_slots.acquire().await.map_err(failed)?;
     let mut res = app
         .downloads
-        .get(url)
+        .get(pinned.as_str())
+        .header(reqwest::header::HOST, authority)
         .send()
         .await
-        .map_err(|e| format!("could not download `fileUrl`: {e}"))?;
-    if !res.status().is_success() {
+        .map_err(failed)?;
+    let status = res.status();
+    if status.is_redirection() {
         return Err(format!(
-            "could not download `fileUrl`: the server answered HTTP {}",
-            res.status().as_u16()
+            "could not download `fileUrl`: the server answered a redirect (HTTP {}), which is not followed (rule: url_redirect)",
+            status.as_u16()
         ));
     }
-    let mut out = Vec::new();
-    while let Some(chunk) = res
-        .chunk()
-        .await
-        .map_err(|e| format!("could not download `fileUrl`: {e}"))?
-    {
-        if out.len() + chunk.len() > cap {
+    if !status.is_success() {
+        return Err(failed(format!(
+            "the server answered HTTP {}",
+            status.as_u16()
+        )));
+    }
+    let file = app.dirs.temp_file().map_err(failed)?;
+    let mut out = tokio::fs::File::from_std(file.reopen().map_err(failed)?);
+    let (mut size, mut head) = (0u64, Vec::new());
+    while let Some(chunk) = res.chunk().await.map_err(failed)? {
+        size += chunk.len() as u64;
+        if size > cap {
             return Err(format!("the remote file is larger than {cap} bytes"));
         }
-        out.extend_from_slice(&chunk);
+        if head.len() < HEAD_BYTES {
+            head.extend_from_slice(&chunk[..chunk.len().min(HEAD_BYTES - head.len())]);
+        }
+        out.write_all(&chunk).await.map_err(failed)?;
     }
-    Ok(out)
+    out.flush().await.map_err(failed)?;
+    Ok(Downloaded { file, size, head })
 }
 
 /// The bytes behind a URL: read from storage when it names a file of this upload host,
@@ -61,7 +113,8 @@ pub async fn fetch(app: &AppState, url: &str) -> Option<Vec<u8>> {
         let (_, file) = app.uploads.live(&id, app.now_ms())?;
         return tokio::fs::read(file).await.ok();
     }
-    download(app, url, MAX_SOURCE_BYTES).await.ok()
+    let downloaded = download(app, url, MAX_SOURCE_BYTES).await.ok()?;
+    tokio::fs::read(downloaded.file.path()).await.ok()
 }
 
 /// The decoded last path segment of a URL (a file name, if it names one).

@@ -228,3 +228,72 @@ async fn retention_is_enforced_by_the_clock() {
         409
     );
 }
+
+/// The emulator as a process of its own on `data`, and its music host's address.
+fn spawn_emulator(data: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tunesmith-emulator"))
+        .args(["--data-dir", data, "--music-addr", "127.0.0.1:0"])
+        .args(["--upload-addr", "127.0.0.1:0", "--api-key", KEY])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the emulator binary starts");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("ready line");
+    let music = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("music="))
+        .expect("music address")
+        .to_owned();
+    (child, music)
+}
+
+#[tokio::test]
+async fn the_inbox_survives_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_owned();
+    let http = reqwest::Client::new();
+    let (mut first, music) = spawn_emulator(&data);
+    let inbox = format!("{music}/inbox/kept");
+    let mut answered = Vec::new();
+    for n in 0..40 {
+        let res = http
+            .post(format!("{inbox}?status=500&times=3"))
+            .json(&json!({"n": n}))
+            .send()
+            .await
+            .unwrap();
+        answered.push(res.status().as_u16());
+    }
+    assert_eq!(answered.iter().filter(|s| **s == 500).count(), 3);
+    let before: Value = http.get(&inbox).send().await.unwrap().json().await.unwrap();
+    first.kill().expect("SIGKILL");
+    first.wait().unwrap();
+
+    let (mut second, music) = spawn_emulator(&data);
+    let inbox = format!("{music}/inbox/kept");
+    let after: Value = http.get(&inbox).send().await.unwrap().json().await.unwrap();
+    let again = http
+        .post(format!("{inbox}?status=500&times=3"))
+        .json(&json!({"n": 40}))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    second.kill().expect("SIGKILL");
+    second.wait().unwrap();
+    assert_eq!(
+        after["items"].as_array().map(Vec::len),
+        Some(40),
+        "every acknowledged post is still listed: {after}"
+    );
+    assert_eq!(after, before, "the inbox is intact after kill -9");
+    assert_eq!(
+        again, 200,
+        "the 3 failures already answered count after the restart"
+    );
+}

@@ -9,6 +9,8 @@ use serde::Deserialize;
 use tunesmith_protocol::codes::classify;
 use tunesmith_protocol::Family;
 
+use super::bounds::{at_most, between, Bound};
+
 /// Retry-After of emulated and random answers that call for one.
 pub const DEFAULT_RETRY_AFTER_MS: u64 = 1000;
 
@@ -31,7 +33,7 @@ pub struct FaultSpec {
     pub code: i64,
     /// How many matching requests are affected.
     #[serde(default = "one")]
-    pub times: u32,
+    pub times: u64,
     #[serde(default)]
     pub retry_after_ms: Option<u64>,
     #[serde(default)]
@@ -41,8 +43,20 @@ pub struct FaultSpec {
     pub ops: Option<Vec<String>>,
 }
 
-fn one() -> u32 {
+fn one() -> u64 {
     1
+}
+
+impl FaultSpec {
+    /// Refuses values outside the bounds, naming the field.
+    pub fn check(&self) -> Result<(), String> {
+        if self.code != 0 {
+            between("code", self.code, 100, 999)?;
+        }
+        at_most("times", Some(self.times), Bound::TIMES)?;
+        at_most("retryAfterMs", self.retry_after_ms, Bound::RETRY_AFTER_MS)?;
+        at_most("delayMs", Some(self.delay_ms), Bound::DELAY_MS)
+    }
 }
 
 /// What to do with a request instead of (or before) handling it.
@@ -71,10 +85,19 @@ impl Faults {
         }
     }
 
-    pub fn arm(&self, spec: FaultSpec) {
-        if spec.times > 0 {
-            self.lock_armed().push(spec);
+    /// Arms a fault whose values [`FaultSpec::check`] accepted; `Err` when too many are armed.
+    pub fn arm(&self, spec: FaultSpec) -> Result<(), String> {
+        let mut armed = self.lock_armed();
+        if armed.len() >= Bound::ARMED_FAULTS {
+            return Err(format!(
+                "at most {} faults can be armed at once",
+                Bound::ARMED_FAULTS
+            ));
         }
+        if spec.times > 0 {
+            armed.push(spec);
+        }
+        Ok(())
     }
 
     fn lock_armed(&self) -> std::sync::MutexGuard<'_, Vec<FaultSpec>> {
@@ -130,7 +153,7 @@ impl Faults {
 mod tests {
     use super::*;
 
-    fn spec(tag: &str, code: i64, times: u32, ops: Option<Vec<String>>) -> FaultSpec {
+    fn spec(tag: &str, code: i64, times: u64, ops: Option<Vec<String>>) -> FaultSpec {
         FaultSpec {
             tag: tag.into(),
             code,
@@ -144,7 +167,8 @@ mod tests {
     #[test]
     fn armed_faults_match_tag_and_op_and_run_out() {
         let f = Faults::new(0.0, Some(1));
-        f.arm(spec("t", 500, 2, Some(vec!["getTask".into()])));
+        f.arm(spec("t", 500, 2, Some(vec!["getTask".into()])))
+            .unwrap();
         assert_eq!(f.take_armed(Some("t"), "generate"), None);
         assert_eq!(f.take_armed(None, "getTask"), None);
         assert!(matches!(
@@ -153,7 +177,7 @@ mod tests {
         ));
         assert!(f.take_armed(Some("t"), "getTask").is_some());
         assert_eq!(f.take_armed(Some("t"), "getTask"), None);
-        f.arm(spec("d", 0, 1, None));
+        f.arm(spec("d", 0, 1, None)).unwrap();
         assert_eq!(f.take_armed(Some("d"), "x"), Some(Action::Delay(5)));
     }
 

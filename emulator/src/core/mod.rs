@@ -1,6 +1,7 @@
 //! The emulator's domain, with no HTTP in it: tasks and their timelines, `emulate:` plans, costs,
 //! callback delivery state, credits, uploads, faults and the registries on disk.
 
+pub mod bounds;
 pub mod cost;
 pub mod create;
 pub mod credits;
@@ -15,3 +16,4 @@ pub mod registry;
 pub mod store;
 pub mod task;
 pub mod uploads;
+pub mod url_rules;

@@ -1,5 +1,6 @@
-//! Persistence under the data directory: every record is written to a temporary file and renamed,
-//! so a crash leaves either the old or the new version, never half of one.
+//! Persistence under the data directory: every record is written to a temporary file, synced and
+//! renamed (then its folder synced), so a crash leaves either the old or the new version, never
+//! half of one.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -20,6 +21,8 @@ pub struct Dirs {
     pub uploads: PathBuf,
     /// One JSON file per uploaded file.
     pub upload_meta: PathBuf,
+    /// One JSON-lines file per callback inbox.
+    pub inbox: PathBuf,
     /// Partial writes; renamed into place when complete.
     pub tmp: PathBuf,
 }
@@ -32,6 +35,7 @@ impl Dirs {
             files: root.join("files"),
             uploads: root.join("uploads"),
             upload_meta: root.join("upload-meta"),
+            inbox: root.join("inbox"),
             tmp: root.join("tmp"),
         };
         for d in [
@@ -39,6 +43,7 @@ impl Dirs {
             &dirs.files,
             &dirs.uploads,
             &dirs.upload_meta,
+            &dirs.inbox,
             &dirs.tmp,
         ] {
             std::fs::create_dir_all(d)?;
@@ -61,12 +66,37 @@ impl Dirs {
 
     /// Writes `bytes` to `path` atomically (temporary file in `tmp`, then rename).
     pub fn write_atomic(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
         let mut tmp = self.temp_file()?;
         tmp.write_all(bytes)?;
+        self.persist(tmp, path)
+    }
+
+    /// Moves a complete temporary file to `path` so that a crash (of the process or the machine)
+    /// leaves the old or the new file: its data synced first, then renamed, then the folder synced.
+    pub fn persist(&self, tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
+        if let Some(parent) = path.parent() {
+            self.create_dir_synced(parent)?;
+        }
+        tmp.as_file().sync_all()?;
         tmp.persist(path).map_err(|e| e.error)?;
+        match path.parent() {
+            Some(parent) => sync_dir(parent),
+            None => Ok(()),
+        }
+    }
+
+    /// Creates `dir` and its missing parents, each recorded in its own parent on disk.
+    fn create_dir_synced(&self, dir: &Path) -> std::io::Result<()> {
+        if dir.is_dir() {
+            return Ok(());
+        }
+        let missing: Vec<&Path> = dir.ancestors().take_while(|d| !d.exists()).collect();
+        std::fs::create_dir_all(dir)?;
+        for d in missing.iter().rev() {
+            if let Some(parent) = d.parent() {
+                sync_dir(parent)?;
+            }
+        }
         Ok(())
     }
 
@@ -74,6 +104,11 @@ impl Dirs {
         let bytes = serde_json::to_vec(value).map_err(std::io::Error::other)?;
         self.write_atomic(path, &bytes)
     }
+}
+
+/// Syncs a folder, so that the names just written or renamed in it survive a crash.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
 }
 
 /// Reads one JSON file; `None` when it is missing.

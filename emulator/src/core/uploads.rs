@@ -97,10 +97,7 @@ impl Uploads {
         let rel = relative_path(incoming.upload_path, incoming.file_name)
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "unsafe path"))?;
         let dest = self.dirs.uploads.join(&rel);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        tmp.persist(&dest).map_err(|e| e.error)?;
+        self.dirs.persist(tmp, &dest)?;
         let id = file_id(&rel);
         let url_path: Vec<String> = rel.split('/').map(encode_segment).collect();
         let uploaded = iso_from_epoch_ms(now_ms);

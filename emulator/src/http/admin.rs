@@ -1,5 +1,6 @@
 //! Admin routes under `/_emulator` (no auth): the request log, counters, armed faults, credits and
-//! the manual clock. They exist for tests and demos and are not part of the emulated service.
+//! the manual clock. They exist for tests and demos and are not part of the emulated service; every
+//! value they take is bounded (`core::bounds`).
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -11,6 +12,7 @@ use serde_json::json;
 
 use super::auth;
 use crate::app::AppState;
+use crate::core::bounds::{between, Bound};
 use crate::core::faults::FaultSpec;
 use crate::families::common::iso;
 
@@ -37,11 +39,12 @@ pub async fn stats(State(app): State<AppState>, Query(q): Query<LogQuery>) -> Re
 
 /// `POST /_emulator/faults`: arms faults for requests carrying `X-Emulator-Tag`.
 pub async fn faults(State(app): State<AppState>, body: Bytes) -> Response {
-    match serde_json::from_slice::<FaultSpec>(&body) {
-        Ok(spec) => {
-            app.faults.arm(spec);
-            Json(json!({"armed": true})).into_response()
-        }
+    let spec = match serde_json::from_slice::<FaultSpec>(&body) {
+        Ok(spec) => spec,
+        Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("invalid fault: {e}")),
+    };
+    match spec.check().and_then(|()| app.faults.arm(spec)) {
+        Ok(()) => Json(json!({"armed": true})).into_response(),
         Err(e) => refuse(StatusCode::BAD_REQUEST, format!("invalid fault: {e}")),
     }
 }
@@ -68,6 +71,9 @@ pub async fn credits(State(app): State<AppState>, headers: HeaderMap, body: Byte
             )
         }
     };
+    if let Err(e) = between("credits", set.credits, 0, Bound::CREDITS) {
+        return refuse(StatusCode::BAD_REQUEST, e);
+    }
     match app.credits.set(key, set.credits) {
         Ok(()) => Json(json!({"credits": set.credits})).into_response(),
         Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e),
@@ -91,6 +97,9 @@ pub async fn clock(State(app): State<AppState>, body: Bytes) -> Response {
             )
         }
     };
+    if let Err(e) = between("advanceMs", advance.advance_ms, 0, Bound::ADVANCE_MS) {
+        return refuse(StatusCode::BAD_REQUEST, e);
+    }
     if !app.clock.advance(advance.advance_ms) {
         return refuse(
             StatusCode::CONFLICT,

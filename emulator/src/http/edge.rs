@@ -1,4 +1,7 @@
-//! The outermost layer of both hosts: X-Request-Id and CORP on every answer, and the request log.
+//! The outermost layer of both hosts: X-Request-Id and CORP on every answer, the request log, and
+//! request bodies with a read timeout, read to the end before an answer that left them unread.
+
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method};
@@ -7,16 +10,20 @@ use axum::response::Response;
 use tunesmith_protocol::time::iso_from_epoch_ms;
 use tunesmith_protocol::Host;
 
+use super::body;
 use super::envelope::Outcome;
 use crate::app::AppState;
 use crate::core::log::Entry;
 
-/// The outermost layer of both hosts: request id and CORP on every answer, and the request log.
+/// The outermost layer of both hosts: request id and CORP on every answer, the request log, and
+/// the request body's read timeout and draining (up to `largest_body`, what the host accepts).
 pub async fn edge(
-    State((app, host)): State<(AppState, Host)>,
+    State((app, host, largest_body)): State<(AppState, Host, u64)>,
     req: Request,
     next: Next,
 ) -> Response {
+    let read_timeout = Duration::from_millis(app.config.read_timeout_ms);
+    let (req, unread) = body::guard(req, read_timeout);
     let logged = req.method() != Method::OPTIONS && req.uri().path().starts_with("/api/");
     let pending = logged.then(|| {
         let tag = req
@@ -41,6 +48,7 @@ pub async fn edge(
         }
     });
     let mut res = next.run(req).await;
+    body::drain(unread, largest_body, read_timeout).await;
     if let Some(mut entry) = pending {
         entry.code = res
             .extensions()

@@ -7,34 +7,48 @@
 use std::time::Duration;
 
 use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::app::AppState;
+use crate::core::inbox::Shape;
 use crate::families::common::iso;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Shape {
-    status: Option<u16>,
-    times: Option<u32>,
-    delay_ms: Option<u64>,
+fn refuse(msg: String) -> Response {
+    (StatusCode::BAD_REQUEST, Json(json!({ "error": msg }))).into_response()
 }
 
 pub async fn receive(
     State(app): State<AppState>,
     Path(name): Path<String>,
-    Query(shape): Query<Shape>,
+    shape: Result<Query<Shape>, QueryRejection>,
     body: Bytes,
 ) -> Response {
+    let shape = match shape {
+        Ok(Query(shape)) => shape,
+        Err(e) => return refuse(format!("invalid inbox shape: {}", e.body_text())),
+    };
+    if let Err(e) = shape.check() {
+        return refuse(format!("invalid inbox shape: {e}"));
+    }
     let body = serde_json::from_slice(&body)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()));
     let at = iso(app.now_ms());
-    let status = app.inbox.receive(name, shape.status, shape.times, at, body);
+    let status = match app.inbox.receive(name, shape, at, body) {
+        Ok(status) => status,
+        Err(e) => {
+            eprintln!("inbox: could not record a post: {e}");
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Json(json!({"error": "could not record the post"})),
+            )
+                .into_response();
+        }
+    };
     if let Some(ms) = shape.delay_ms {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }

@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod body;
 pub mod cover;
 pub mod edge;
 pub mod envelope;
@@ -13,6 +14,7 @@ pub mod lyrics;
 pub mod music;
 pub mod openapi;
 pub mod router;
+pub mod serve;
 pub mod tasks;
 pub mod uploads;
 pub mod video;

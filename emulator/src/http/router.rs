@@ -15,12 +15,19 @@ use super::{
     admin, cover, edge, files, gate, inbox, lyrics, music, openapi, uploads, video,
     vocal_separation, wav,
 };
-use crate::app::AppState;
+use crate::app::{App, AppState};
 
 /// JSON bodies of the music host are small; larger ones get a clean 413.
 const MUSIC_BODY_LIMIT: usize = 1024 * 1024;
 /// Room for a 10 MB file in Base64 (about 13.4 MB) plus the JSON around it.
 const BASE64_BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+/// Multipart framing around the file of a stream upload.
+const MULTIPART_SLACK: u64 = 1024 * 1024;
+
+fn stream_limit(app: &App) -> u64 {
+    app.config.max_upload_mb.saturating_mul(1024 * 1024)
+}
 
 fn cors() -> CorsLayer {
     CorsLayer::new()
@@ -85,16 +92,21 @@ pub fn music_router(app: AppState) -> Router {
         .with_state(app.clone())
         .layer(cors())
         .layer(map_response(no_store_for_api))
-        .layer(from_fn_with_state((app, Host::Music), edge::edge))
+        .layer(from_fn_with_state(
+            (app, Host::Music, MUSIC_BODY_LIMIT as u64),
+            edge::edge,
+        ))
 }
 
 pub fn upload_router(app: AppState) -> Router {
+    // What a refusal reads and discards at most: the largest body this host accepts.
+    let largest_upload = stream_limit(&app).max(BASE64_BODY_LIMIT as u64) + MULTIPART_SLACK;
     let api = Router::new()
         .route(&Op::UploadFromUrl.path(""), post(uploads::from_url))
         .route(
             &Op::UploadStream.path(""),
             post(uploads::stream).layer(DefaultBodyLimit::max(
-                (app.config.max_upload_mb as usize).saturating_mul(1024 * 1024),
+                usize::try_from(stream_limit(&app)).unwrap_or(usize::MAX),
             )),
         )
         .route(
@@ -110,7 +122,10 @@ pub fn upload_router(app: AppState) -> Router {
         .method_not_allowed_fallback(upload_wrong_method)
         .with_state(app.clone())
         .layer(cors())
-        .layer(from_fn_with_state((app, Host::Upload), edge::edge))
+        .layer(from_fn_with_state(
+            (app, Host::Upload, largest_upload),
+            edge::edge,
+        ))
 }
 
 /// API answers describe changing tasks: caches must not keep them.

@@ -73,7 +73,7 @@ fn finish(
     Ok(upload_ok(record))
 }
 
-/// Stores a file received whole in memory (from a URL or as Base64) under the request's
+/// Stores a file received whole in memory (as Base64) under the request's
 /// `uploadPath`, and answers with its record.
 fn finish_bytes(
     app: &AppState,
@@ -102,16 +102,24 @@ pub async fn from_url(
     ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
     let url = text(&param, "fileUrl").unwrap_or_default();
-    let cap = (app.config.max_upload_mb as usize).saturating_mul(1024 * 1024);
-    let bytes = download(&app, url, cap).await.map_err(bad)?;
-    let mime = sniff_mime(&bytes);
+    let cap = app.config.max_upload_mb.saturating_mul(1024 * 1024);
+    let got = download(&app, url, cap).await.map_err(bad)?;
+    let mime = sniff_mime(&got.head);
     let from_url = last_segment(url).filter(|n| check_file_name("fileName", n).is_ok());
     let name = text(&param, "fileName")
         .map(str::to_owned)
         .or_else(|| from_url.clone())
         .unwrap_or_else(|| random_name(&app, mime));
     let original = from_url.unwrap_or_else(|| name.clone());
-    finish_bytes(&app, &param, &bytes, &name, &original, mime)
+    finish(
+        &app,
+        got.file,
+        text(&param, "uploadPath").unwrap_or(""),
+        &name,
+        &original,
+        got.size,
+        mime,
+    )
 }
 
 /// `POST /api/file-base64-upload`: `{base64Data, uploadPath?, fileName?}`; at most 10 MB of file.
