@@ -420,8 +420,6 @@ async fn unsafe_paths_bad_urls_and_bad_inputs_are_refused_before_any_request() {
 async fn service_refusals_map_to_api_errors() {
     let t = tag("upload-401");
     let c = client_with(&t, serde_json::json!({ "apiKey": "not-a-key" }));
-    // Multipart refusals are tested in the browser only: the emulator answers 401 without reading
-    // the body, and Node's fetch then fails writing it (EPIPE) before it reads the answer.
     let calls = [
         c.upload_base64("UklGRg==".into(), None),
         c.upload_base64(
@@ -437,6 +435,32 @@ async fn service_refusals_map_to_api_errors() {
         assert_eq!(prop_str(&e, "kind"), "unauthorized", "{}", message(&e));
         assert_eq!(prop(&e, "code").as_f64(), Some(401.0));
     }
+}
+
+#[wasm_bindgen_test]
+async fn refused_stream_uploads_report_the_service_answer_every_time() {
+    // The emulator used to answer before reading the multipart body and close the connection, so
+    // fetch (Node) saw a write error, a NetworkError with no code, 9 times in 10. It now reads the
+    // body first, as common servers do, and the client reports what the service said.
+    let t = tag("stream-refused");
+    let bad = client_with(&t, serde_json::json!({ "apiKey": "not-a-key" }));
+    let blob = blob_of(&[pattern(4_000_000, 3).into()], "audio/wav");
+    for _ in 0..10 {
+        let e = err(bad.upload_file(blob.clone(), None)).await;
+        assert_class(&e, "ApiError");
+        assert_eq!(prop_str(&e, "kind"), "unauthorized", "{}", message(&e));
+        assert_eq!(prop(&e, "status").as_f64(), Some(401.0));
+    }
+    let c = client(&t);
+    arm_fault(
+        &t,
+        serde_json::json!({ "code": 429, "times": 1, "retryAfterMs": 5000, "ops": ["uploadFile"] }),
+    )
+    .await;
+    let e = err(c.upload_file(blob, Some(js(serde_json::json!({ "maxRetries": 0 }))))).await;
+    assert_class(&e, "ApiError");
+    assert_eq!(prop_str(&e, "kind"), "rate_limited", "{}", message(&e));
+    assert_eq!(prop(&e, "code").as_f64(), Some(429.0));
 }
 
 #[wasm_bindgen_test]
