@@ -1,6 +1,8 @@
-//! `cargo xtask`: the project's commands to build the package, run every test, serve the demo and benchmark.
+//! `cargo xtask`: the project's commands to build the package, run every test, serve the demo,
+//! benchmark, and probe reliability.
 
 mod bench;
+mod chaos;
 mod codegen;
 mod demo;
 mod emulator;
@@ -30,6 +32,9 @@ usage: cargo xtask <command> [flags]
   codegen [--check]      write the Rust and TypeScript that protocol/ declares (--check: fail if stale)
   bench [--only SECTION[,SECTION..]] [--duration SECS]
                          sections: throughput, memory, size, browser
+  chaos [--only SECTION[,SECTION..]] [--fuzz-inputs N] [--kills N] [--scale F] [--seed N]
+                         reliability probes, each figure against its goal (not part of `test`):
+                         fuzz, kill, hostile, secrets, node (tests/chaos/*.mjs at CHAOS_SCALE F)
 ";
 
 fn main() -> ExitCode {
@@ -93,6 +98,19 @@ fn run(args: &[String]) -> Result<bool> {
             flags.finish()?;
             bench::run(&opts)?;
             true
+        }
+        "chaos" => {
+            let opts = chaos::Options {
+                only: flags.list("--only")?,
+                fuzz_inputs: flags
+                    .number("--fuzz-inputs")?
+                    .unwrap_or(chaos::FUZZ_INPUTS_GOAL),
+                kills: flags.number("--kills")?.unwrap_or(chaos::KILLS_GOAL),
+                scale: flags.number("--scale")?.unwrap_or(1.0),
+                seed: flags.number("--seed")?,
+            };
+            flags.finish()?;
+            chaos::run(&opts)?
         }
         "codegen" => {
             let check = flags.switch("--check");
