@@ -26,6 +26,8 @@ pub struct Settings {
     pub seed: u64,
     pub slow_clients: usize,
     pub slow_secs: u64,
+    /// The emulator's `--read-timeout-ms`: well inside `slow_secs`, so a held trickle is a defect.
+    pub read_timeout_ms: u64,
     pub huge_bytes: usize,
     /// Bounds, chosen after measuring (README, "Reliability").
     pub rss_bound_mb: f64,
@@ -39,6 +41,7 @@ impl Settings {
             seed,
             slow_clients: 300,
             slow_secs: 20,
+            read_timeout_ms: 5000,
             huge_bytes: 16 << 20,
             rss_bound_mb: 256.0,
             sockets_bound: 32,
@@ -52,6 +55,7 @@ impl Settings {
         Settings {
             slow_clients: 20,
             slow_secs: 3,
+            read_timeout_ms: 1000,
             huge_bytes: 1 << 20,
             ..Settings::full(seed)
         }
@@ -224,7 +228,10 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     .collect();
     args.push(sandbox.join("data").into());
     if emulator::supports(bin, "--read-timeout-ms") {
-        args.extend(["--read-timeout-ms".into(), "5000".into()]);
+        args.extend([
+            "--read-timeout-ms".into(),
+            settings.read_timeout_ms.to_string().into(),
+        ]);
     }
     let before = tree(sandbox, &sandbox.join("data"));
     let emulator = start_in(bin, &args, &sandbox.join("cwd"))?;

@@ -75,7 +75,6 @@ fn kill_9_loses_no_acknowledged_upload_or_task_and_delivers_every_due_callback()
 }
 
 #[test]
-#[ignore = "the inbox is memory only until branch emu13 lands (issue 13, defect 8)"]
 fn kill_9_keeps_every_callback_recorded_as_delivered_in_the_inbox() {
     let f = kill_findings();
     assert!(
@@ -121,7 +120,6 @@ fn hostile_input_crashes_nothing_and_writes_or_reads_nothing_outside_the_data_fo
 }
 
 #[test]
-#[ignore = "needs the emulator fixes of branch emu13 (issue 13, defect 7)"]
 fn hostile_input_cannot_open_the_emulators_own_doors() {
     let f = hostile_findings();
     assert!(f.self_fetches.is_empty(), "{:?}", f.self_fetches);
