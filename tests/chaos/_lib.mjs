@@ -268,3 +268,6 @@ export async function recordAnswers(pkg, { tag = `rec-${process.pid}-${Date.now(
   }
   return { answers, callbacks, ids };
 }
+
+/** Whether the module at `url` is the script node was started with (not imported by a test). */
+export const isMain = (url) => Boolean(process.argv[1]) && url === pathToFileURL(resolve(process.argv[1])).href;

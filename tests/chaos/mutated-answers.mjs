@@ -12,9 +12,9 @@
 import {
   Examples, FAST, WAITERS, atLeast, describe, env, goal, importPackage, operations, pool, recordAnswers,
   report, requireEmulator, rng, scaled, settle, tinyWav,
+  isMain,
 } from "./_lib.mjs";
 import { TRANSPORT, mutateAnswer, mutateValue } from "./_mutate.mjs";
-import { pathToFileURL } from "node:url";
 
 const NAME = "mutated-answers";
 requireEmulator(NAME);
@@ -256,7 +256,7 @@ function safeJson(v) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const { figures, goals } = await run();
   report(NAME, JSON.parse(JSON.stringify(figures)), goals);
   process.exit(process.exitCode ?? 0);
