@@ -86,15 +86,23 @@ export async function run({ waiters = scaled(1000, 10), creates = scaled(300, 12
   const w = { waiters, completed: 0, failed: 0, createFailures: 0, maxInFlight: 0, failures: {}, examples: new Examples() };
   let inFlight = 0;
   const waitStarted = performance.now();
-  await pool(waiters, 200, async () => {
+  // One lane per waiter; every waiter starts when every task is created, so that all of them are
+  // in flight together (the tasks created last are still running).
+  let created = 0;
+  let allCreated;
+  const barrier = new Promise((r) => (allCreated = r));
+  await pool(waiters, waiters, async () => {
     let taskId;
     try {
       ({ taskId } = await plain.generate(request));
     } catch (e) {
       w.createFailures++;
       w.examples.add("create", describe(e));
-      return;
+    } finally {
+      if (++created === waiters) allCreated();
     }
+    await barrier;
+    if (!taskId) return;
     inFlight++;
     w.maxInFlight = Math.max(w.maxInFlight, inFlight);
     try {
