@@ -1,0 +1,66 @@
+// Short versions of the chaos scripts (tests/chaos/*.mjs, run in full by `cargo xtask chaos`): each
+// script's core at a tiny scale, a few seconds each, with the same goals asserted. Goals that the
+// client misses today (issue 13) are separate tests marked `todo`, so that they report without
+// failing the run until the client's fix lands; drop the `todo` then.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** Fails with the figures when one of `names` (default: every goal) is missed. */
+function assertGoals(name, { figures, goals }, names = Object.keys(goals)) {
+  const missed = names.filter((k) => !goals[k].met).map((k) => `${k}: ${JSON.stringify(goals[k].value)} (target ${goals[k].target})`);
+  assert.deepEqual(missed, [], `${name} missed goals; figures: ${JSON.stringify(figures).slice(0, 3000)}`);
+}
+
+/**
+ * Runs `tests/chaos/<name>.mjs` as `cargo xtask chaos` does, in its own process (what it finds, such
+ * as unhandled rejections, must not land on this test runner), at `scale`; resolves with its CHAOS
+ * line's `{ figures, goals }`. Memoized: the tests of one script share one run.
+ */
+const runs = {};
+function chaos(name, scale) {
+  return (runs[name] ??= new Promise((resolve, reject) => {
+    const script = fileURLToPath(new URL(`../chaos/${name}.mjs`, import.meta.url));
+    const env = { ...process.env, CHAOS_SCALE: String(scale) };
+    execFile(process.execPath, [script], { env, maxBuffer: 64 << 20, timeout: 110_000 }, (error, stdout, stderr) => {
+      const line = stdout.split("\n").find((l) => l.startsWith("CHAOS "));
+      if (!line) return reject(new Error(`${name}: no CHAOS line (${error?.message ?? "exit 0"})\n${stderr.slice(-2000)}`));
+      resolve(JSON.parse(line.slice("CHAOS ".length)));
+    });
+  }));
+}
+const mutated = () => chaos("mutated-answers", 0.015); // 1,500 answers, 300 callback bodies
+const hostile = () => chaos("hostile-values", 0.015); // 1,500 values
+
+test("mutated answers: typed rejections only, nothing pending, no panic", async () => {
+  assertGoals("mutated-answers", await mutated(), ["answersFed", "untypedRejections", "pendingPromises", "panics"]);
+});
+
+test(
+  "mutated answers: a fetch that throws synchronously leaves no unhandled rejection",
+  { todo: "the attempt's abort Promise (src/http.rs `fired`) rejects unhandled with an Event when fetch throws synchronously" },
+  async () => {
+    assertGoals("mutated-answers", await mutated(), ["unhandledRejections"]);
+  },
+);
+
+test("hostile values: every entry point was reached, no panic", async () => {
+  assertGoals("hostile-values", await hostile(), ["values", "panics"]);
+});
+
+test(
+  "hostile values: typed errors only, nothing pending, nothing uncaught, dedupers keep working",
+  { todo: "issue 13 items 1-2: exceptions thrown inside values leak through the wasm untyped or uncaught, leave Promises pending, and break the deduper" },
+  async () => {
+    assertGoals("hostile-values", await hostile(), ["untypedErrors", "pendingPromises", "brokenDedupers", "uncaughtExceptions", "unhandledRejections"]);
+  },
+);
+
+test("faults under load: waiters complete under 30% faults, creates never duplicate", async () => {
+  assertGoals("faults-under-load", await chaos("faults-under-load", 0.03)); // 30 waiters, 12 creates
+});
+
+test("calls in flight: per-call cost stays flat as calls pile up", async () => {
+  assertGoals("calls-in-flight", await chaos("calls-in-flight", 0.1)); // 1,000 vs 4,000 in flight
+});
