@@ -70,23 +70,32 @@ impl AbortGuard {
         })
     }
 
-    /// A Promise that rejects when the attempt's signal fires. Raced against `fetch` and the body
-    /// read, so that a `fetch` that ignores `init.signal` (some polyfills and test doubles) still
-    /// settles at the timeout or the caller's abort.
+    /// A Promise that resolves with the attempt's own signal when it fires. Raced against
+    /// `fetch` and the body read, so that a `fetch` that ignores `init.signal` (some polyfills and
+    /// test doubles) still settles at the timeout or the caller's abort. It resolves rather than
+    /// rejects: an attempt that ends before the race (fetch throwing at once) must leave no
+    /// unhandled rejection behind when the guard aborts on drop.
     fn fired(&self) -> Promise {
         let signal = self.controller.signal();
-        Promise::new(&mut |_, reject| {
+        Promise::new(&mut |resolve, _| {
+            let with_signal: Function = resolve.bind1(&JsValue::UNDEFINED, &signal).unchecked_into();
             if signal.aborted() {
-                let _ = reject.call0(&JsValue::UNDEFINED);
+                let _ = with_signal.call0(&JsValue::UNDEFINED);
             }
-            let _ = signal.add_event_listener_with_callback("abort", &reject);
+            let _ = signal.add_event_listener_with_callback("abort", &with_signal);
         })
     }
 
-    /// `promise`, or the rejection of `fired` if the signal fires first.
-    fn race(&self, promise: &JsValue, fired: &Promise) -> Promise {
+    /// Waits for `promise`; the attempt's signal firing first is a failure.
+    async fn race(&self, promise: &JsValue, fired: &Promise) -> Result<JsValue, Failure> {
         let both = js_sys::Array::of2(&Promise::resolve(promise), fired);
-        Promise::race(&both)
+        let value = JsFuture::from(Promise::race(&both))
+            .await
+            .map_err(|e| self.failure(e))?;
+        if Object::is(&value, &self.controller.signal()) {
+            return Err(self.failure(JsValue::UNDEFINED));
+        }
+        Ok(value)
     }
 
     /// Why the attempt's signal fired: the caller's abort wins over our timer.
@@ -138,9 +147,7 @@ pub async fn send(
     let started = fetch
         .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
         .map_err(|e| guard.failure(e))?;
-    let response = JsFuture::from(guard.race(&started, &fired))
-        .await
-        .map_err(|e| guard.failure(e))?;
+    let response = guard.race(&started, &fired).await?;
     let status = get_f64(&response, "status").unwrap_or(0.0) as u16;
     let header = |name: &str| -> Option<String> {
         let headers = get(&response, "headers");
@@ -157,9 +164,7 @@ pub async fn send(
         .dyn_into::<Function>()
         .map_err(Failure::Network)?;
     let text_promise = text_fn.call0(&response).map_err(|e| guard.failure(e))?;
-    let text = JsFuture::from(guard.race(&text_promise, &fired))
-        .await
-        .map_err(|e| guard.failure(e))?;
+    let text = guard.race(&text_promise, &fired).await?;
     drop(guard);
     let body = text.as_string().map_or(JsValue::UNDEFINED, |t| {
         js_sys::JSON::parse(&t).unwrap_or(text)

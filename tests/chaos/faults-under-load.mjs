@@ -64,7 +64,7 @@ export async function run({ waiters = scaled(1000, 10), creates = scaled(300, 12
     delay: { delayMs: DELAY_MS },
   };
   for (const [name, spec] of Object.entries(faultTags)) {
-    await admin("faults", { tag: `${run}-${name}`, times: 4_000_000_000, ops: ["getTask"], ...spec });
+    await admin("faults", { tag: `${run}-${name}`, times: 1_000_000, ops: ["getTask"], ...spec });
   }
   const injected = { 500: 0, 455: 0, 430: 0, delay: 0, "drop-before": 0, "drop-after": 0, none: 0 };
   const faulty = async (url, init) => {

@@ -1,7 +1,5 @@
 // Short versions of the chaos scripts (tests/chaos/*.mjs, run in full by `cargo xtask chaos`): each
-// script's core at a tiny scale, a few seconds each, with the same goals asserted. Goals that the
-// client misses today (issue 13) are separate tests marked `todo`, so that they report without
-// failing the run until the client's fix lands; drop the `todo` then.
+// script's core at a tiny scale, a few seconds each, with the same goals asserted.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -39,7 +37,6 @@ test("mutated answers: typed rejections only, nothing pending, no panic", async 
 
 test(
   "mutated answers: a fetch that throws synchronously leaves no unhandled rejection",
-  { todo: "the attempt's abort Promise (src/http.rs `fired`) rejects unhandled with an Event when fetch throws synchronously" },
   async () => {
     assertGoals("mutated-answers", await mutated(), ["unhandledRejections"]);
   },
@@ -51,7 +48,6 @@ test("hostile values: every entry point was reached, no panic", async () => {
 
 test(
   "hostile values: typed errors only, nothing pending, nothing uncaught, dedupers keep working",
-  { todo: "issue 13 items 1-2: exceptions thrown inside values leak through the wasm untyped or uncaught, leave Promises pending, and break the deduper" },
   async () => {
     assertGoals("hostile-values", await hostile(), ["untypedErrors", "pendingPromises", "brokenDedupers", "uncaughtExceptions", "unhandledRejections"]);
   },
