@@ -78,7 +78,8 @@ impl AbortGuard {
     fn fired(&self) -> Promise {
         let signal = self.controller.signal();
         Promise::new(&mut |resolve, _| {
-            let with_signal: Function = resolve.bind1(&JsValue::UNDEFINED, &signal).unchecked_into();
+            let with_signal: Function =
+                resolve.bind1(&JsValue::UNDEFINED, &signal).unchecked_into();
             if signal.aborted() {
                 let _ = with_signal.call0(&JsValue::UNDEFINED);
             }

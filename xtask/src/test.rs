@@ -108,6 +108,18 @@ pub fn run(opts: &Options) -> Result<bool> {
             break;
         }
     }
+    // The keys the suites ran with must appear in nothing they printed (issue 13, secrets).
+    if !ctx.outputs.is_empty() && ctx.summary.ok() {
+        let started = Instant::now();
+        println!("\n==== secrets ====");
+        let emulator_err = ctx.emulator.as_ref().map(Emulator::stderr_report);
+        let outcome = key_scan(&ctx.outputs, emulator_err.as_deref()).map_err(|e| format!("{e:#}"));
+        ctx.summary.stages.push(StageRecord {
+            name: "secrets",
+            took: started.elapsed(),
+            outcome,
+        });
+    }
     // Stop the emulator before the summary, so the closing line is the last thing printed.
     drop(ctx.emulator.take());
     ctx.summary.print();
@@ -240,8 +252,35 @@ fn native(summary: &mut Summary) -> Result<()> {
     Ok(())
 }
 
+/// Counts the test keys in what the suites printed (xtask's own `$ command` echo, which launches
+/// the emulator with its keys, is not the suites' output) and in the emulator's stderr.
+fn key_scan(outputs: &[String], emulator_stderr: Option<&str>) -> Result<()> {
+    let mut found = Vec::new();
+    let texts = outputs.iter().map(String::as_str).chain(emulator_stderr);
+    let mut lines = 0usize;
+    for text in texts {
+        for line in text.lines().filter(|l| !l.starts_with("$ ")) {
+            lines += 1;
+            if line.contains(TEST_KEY) || line.contains(SPARE_KEY) {
+                found.push(line.chars().take(160).collect::<String>());
+            }
+        }
+    }
+    if !found.is_empty() {
+        bail!(
+            "the API key appears {} time(s) in the suites' output, e.g. {:?}",
+            found.len(),
+            found[0]
+        );
+    }
+    println!("secrets: 0 occurrences of the test keys in {lines} lines the suites and the emulator printed");
+    Ok(())
+}
+
 #[derive(Default)]
 struct Ctx {
+    /// Everything the wasm, JS and e2e suites printed, for the key scan.
+    outputs: Vec<String>,
     emulator: Option<Emulator>,
     /// The folder the emulator serves at `/` (www/ + pkg/), when it has `--www`.
     site: Option<PathBuf>,
@@ -327,6 +366,7 @@ impl Ctx {
         .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
         .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
         let (status, output) = run_tee(cmd)?;
+        self.outputs.push(output.clone());
         let mut node = Counts::default();
         let mut chromium = Counts::default();
         for suite in report::parse_cargo_test(&output) {
@@ -388,7 +428,8 @@ impl Ctx {
             .arg(format!("--test-reporter-destination={}", tap.display()))
             .args(&files)
             .envs(env);
-        let (status, _) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        let (status, output) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        self.outputs.push(output);
         let counts = std::fs::read_to_string(&tap)
             .ok()
             .and_then(|t| report::parse_tap(&t))
@@ -418,6 +459,7 @@ impl Ctx {
                 .envs(env.iter().cloned());
             let (status, output) = proc::run_tee_with_deadline(cmd, Some(E2E_SCRIPT_TIMEOUT))?;
             let counts = script_counts(status.success(), report::parse_plain(&output));
+            self.outputs.push(output);
             self.summary.add(Env::E2eChromium, counts);
             if counts.failed > 0 {
                 failed.push(
@@ -551,6 +593,14 @@ pub fn node_scripts(dir: &Path) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_key_scan_finds_a_key_in_output_but_not_in_our_command_echo() {
+        let echo = format!("$ emulator --api-key {TEST_KEY}\nok");
+        assert!(key_scan(&[echo], Some("ready")).is_ok());
+        let leak = format!("ApiError: Bearer {SPARE_KEY} refused");
+        assert!(key_scan(&["fine".into(), leak], None).is_err());
+    }
 
     #[test]
     fn options_pick_stages_in_their_fixed_order() {
