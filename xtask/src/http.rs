@@ -45,6 +45,15 @@ pub fn request(
 }
 
 fn parse_response(raw: &[u8]) -> Result<Response> {
+    let (status, body) = parse_raw(raw)?;
+    Ok(Response {
+        status,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// The status and the (de-chunked) body bytes of a raw HTTP/1.1 answer.
+pub fn parse_raw(raw: &[u8]) -> Result<(u16, Vec<u8>)> {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -66,10 +75,7 @@ fn parse_response(raw: &[u8]) -> Result<Response> {
     } else {
         payload.to_vec()
     };
-    Ok(Response {
-        status,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    })
+    Ok((status, body))
 }
 
 fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {

@@ -1,7 +1,7 @@
 //! Raw HTTP/1.1 for the chaos probes: bytes in and out (uploads compared byte for byte), a
 //! deadline on every request, and requests that no well-behaved client would send.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
@@ -124,51 +124,8 @@ pub fn multipart(
 }
 
 fn parse(raw: &[u8]) -> Result<Reply> {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .context("no end of headers in the answer")?;
-    let head = String::from_utf8_lossy(&raw[..split]);
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .context("no status in the answer")?;
-    let chunked = lines.any(|l| {
-        let l = l.to_ascii_lowercase();
-        l.starts_with("transfer-encoding:") && l.contains("chunked")
-    });
-    let payload = &raw[split + 4..];
-    let body = if chunked {
-        dechunk(payload)?
-    } else {
-        payload.to_vec()
-    };
+    let (status, body) = crate::http::parse_raw(raw)?;
     Ok(Reply { status, body })
-}
-
-fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {
-    let mut body = Vec::new();
-    loop {
-        let line_end = data
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .context("truncated chunk size")?;
-        let size_text = String::from_utf8_lossy(&data[..line_end]);
-        let size_text = size_text.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_text, 16)
-            .with_context(|| format!("bad chunk size `{size_text}`"))?;
-        data = &data[line_end + 2..];
-        if size == 0 {
-            return Ok(body);
-        }
-        if data.len() < size {
-            bail!("truncated chunk");
-        }
-        body.extend_from_slice(&data[..size]);
-        data = data.get(size + 2..).unwrap_or_default();
-    }
 }
 
 /// A free port on loopback now (a restarted emulator must come back on the same ports: the
