@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 extern "C" {
     // Global functions, never `window.*`: the same code runs in workers and Node.
     #[wasm_bindgen(js_name = setTimeout)]
-    pub fn set_timeout(callback: &Function, ms: f64) -> JsValue;
+    fn set_timeout_raw(callback: &Function, ms: f64) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);
 
@@ -37,6 +37,20 @@ extern "C" {
     fn object_assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// The longest delay timers take (2^31 - 1 ms, about 24.8 days): past it they fire at once.
+const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+
+/// `setTimeout`, with the delay clamped to what timers take: a `timeoutMs` of 1e308 ("never")
+/// must not become an immediate timeout.
+pub fn set_timeout(callback: &Function, ms: f64) -> JsValue {
+    let ms = if ms.is_nan() {
+        0.0
+    } else {
+        ms.clamp(0.0, MAX_TIMER_MS)
+    };
+    set_timeout_raw(callback, ms)
 }
 
 /// `Object.keys(v)` as strings; a throwing Proxy trap is the `Err`.

@@ -406,6 +406,10 @@ async function worker({ rec, from, to, seed }) {
         counts.pendingExamples.add(c.entry, `${c.slot} <- ${c.kind}`);
       } else if (out.error instanceof TunesmithError) {
         counts.refused++;
+      } else if (out.how === "rejected" && c.slot.includes(".onProgress")) {
+        // The caller's own callback threw: a waiter stops and rejects with exactly what it threw
+        // (documented in WaitOptions.onProgress), as a hand-written SDK would. Not the package's.
+        counts.callerCallbackThrows++;
       } else {
         counts.untypedErrors++;
         if (out.how === "sync-throw") counts.untypedSyncThrows++;

@@ -243,3 +243,15 @@ async fn malformed_success_answers_are_typed_errors_never_silent_empty_records()
     .await;
     assert!(message(&e).contains("without a record"), "{}", message(&e));
 }
+
+#[wasm_bindgen_test]
+async fn a_huge_timeout_means_a_long_wait_not_an_immediate_timeout() {
+    // Timers fire at once past 2^31 - 1 ms; the client clamps, so 1e308 reads as "very long".
+    let client = client(&tag("huge-timeout"));
+    let credits = ok(client.get_credits(
+        JsValue::UNDEFINED,
+        Some(js(json!({ "timeoutMs": 1e308, "maxRetries": 0 }))),
+    ))
+    .await;
+    assert!(prop(&credits, "credits").as_f64().is_some());
+}
