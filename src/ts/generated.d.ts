@@ -150,11 +150,11 @@ export interface ExtendRequest {
   callBackUrl: string;
   /** Model version; default V6. One of the `Model` values. */
   model?: Model;
-  /** At most 3000 characters; required with defaultParamFlag true. At most 3000 characters. */
+  /** At most 3000 characters; required with defaultParamFlag true. */
   prompt?: string;
-  /** At most 200 characters; required with defaultParamFlag true. At most 200 characters. */
+  /** At most 200 characters; required with defaultParamFlag true. */
   style?: string;
-  /** At most 80 characters; required with defaultParamFlag true. At most 80 characters. */
+  /** At most 80 characters; required with defaultParamFlag true. */
   title?: string;
   /**
    * Seconds into the source where the extension starts; above 0 and below its length; required with defaultParamFlag true. 0 to 86400.
@@ -324,7 +324,7 @@ export interface ConvertToWavRequest {
 
 /** `generateLyrics`: Write lyrics from a prompt. */
 export interface GenerateLyricsRequest {
-  /** What the lyrics are about; at most 200 words. At most 200 words. */
+  /** What the lyrics are about; at most 200 words. */
   prompt: string;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
@@ -362,9 +362,9 @@ export interface GenerateVideoRequest {
   audioId: string;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
-  /** Shown in the video; at most 50 characters. At most 50 characters. */
+  /** Shown in the video; at most 50 characters. */
   author?: string;
-  /** Watermark domain; at most 50 characters. At most 50 characters. */
+  /** Watermark domain; at most 50 characters. */
   domainName?: string;
 }
 

@@ -180,7 +180,12 @@ fn field_rule(out: &mut String, f: &FieldRule) {
     if !text.is_empty() {
         text.push('.');
     }
-    if let Some(rule) = rule_text(f.kind) {
+    // The rule in words, unless the table's own prose already states it.
+    let stated = |rule: &str| {
+        text.to_ascii_lowercase()
+            .contains(&rule.trim_end_matches('.').to_ascii_lowercase())
+    };
+    if let Some(rule) = rule_text(f.kind).filter(|r| !stated(r)) {
         if !text.is_empty() {
             text.push(' ');
         }
