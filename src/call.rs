@@ -222,6 +222,9 @@ fn answers_as_promised(answer: Answer, data: &JsValue) -> bool {
         }
         Answer::Number => finite(data.as_f64()) || finite(get_f64(data, "credits")),
         Answer::Object => crate::js::is_plain_object(data),
+        Answer::Record(key) => {
+            crate::js::is_plain_object(data) && get_string(data, key).is_some_and(|s| !s.is_empty())
+        }
     }
 }
 

@@ -55,6 +55,8 @@ pub enum Answer {
     Number,
     /// An object (not an array, not null).
     Object,
+    /// An object with a non-empty string at this key.
+    Record(&'static str),
 }
 
 impl Answer {
@@ -63,7 +65,7 @@ impl Answer {
         match self {
             Answer::TaskId => "a taskId",
             Answer::Number => "a number",
-            Answer::Object => "a record",
+            Answer::Object | Answer::Record(_) => "a record",
         }
     }
 }
@@ -412,12 +414,15 @@ impl Op {
     /// What a successful answer's `data` must hold, as the documentation promises: an answer
     /// without it is an unexpected answer (a typed error), never a silent `{}`.
     pub fn answer(self) -> Answer {
-        if self.endpoint().creates_task {
-            Answer::TaskId
-        } else if self == Op::GetCredits {
-            Answer::Number
-        } else {
-            Answer::Object
+        match self {
+            _ if self.endpoint().creates_task => Answer::TaskId,
+            Op::GetCredits => Answer::Number,
+            // What a caller needs next: the file's URL, the task's id.
+            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => {
+                Answer::Record("downloadUrl")
+            }
+            Op::BoostStyle | Op::GetTimestampedLyrics => Answer::Object,
+            _ => Answer::Record("taskId"),
         }
     }
 

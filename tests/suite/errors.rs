@@ -235,10 +235,23 @@ async fn malformed_success_answers_are_typed_errors_never_silent_empty_records()
             message(&e)
         );
     }
-    let client = client_with_fetch(&t, &answer("[]"));
-    let e = err(client.upload_base64(
-        JsValue::from_str("aGVsbG8="),
-        Some(js(json!({ "mimeType": "audio/wav", "maxRetries": 0 }))),
+    for data in ["[]", "{ fileId: 'f1', downloadUrl: null }"] {
+        let client = client_with_fetch(&t, &answer(data));
+        let e = err(client.upload_base64(
+            JsValue::from_str("aGVsbG8="),
+            Some(js(json!({ "mimeType": "audio/wav", "maxRetries": 0 }))),
+        ))
+        .await;
+        assert!(
+            message(&e).contains("without a record"),
+            "{data}: {}",
+            message(&e)
+        );
+    }
+    let client = client_with_fetch(&t, &answer("{ status: 'SUCCESS' }"));
+    let e = err(client.get_task(
+        js(json!({ "taskId": "t1" })),
+        Some(js(json!({ "maxRetries": 0 }))),
     ))
     .await;
     assert!(message(&e).contains("without a record"), "{}", message(&e));
