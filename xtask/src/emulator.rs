@@ -28,6 +28,32 @@ pub fn build() -> Result<PathBuf> {
         .join("tunesmith-emulator"))
 }
 
+/// The switches the suites run the emulator with: free ports, quick stages and callback retries,
+/// no rate limit, and the two keys the suites (or a probe) use.
+pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
+    [
+        "--music-addr",
+        "127.0.0.1:0",
+        "--upload-addr",
+        "127.0.0.1:0",
+        "--stage-delay-ms",
+        "100",
+        "--rate-limit",
+        "0",
+        "--callback-timeout-ms",
+        "2000",
+        "--callback-retry-delay-ms",
+        "100",
+        "--api-key",
+        key,
+        "--api-key",
+        spare_key,
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect()
+}
+
 /// Whether this emulator build accepts `flag` (it is still growing: `--www` came late).
 pub fn supports(bin: &Path, flag: &str) -> bool {
     Command::new(bin)

@@ -291,27 +291,7 @@ struct Ctx {
 impl Ctx {
     fn start_emulator(&mut self) -> Result<()> {
         let bin = emulator::build()?;
-        let mut args: Vec<OsString> = [
-            "--music-addr",
-            "127.0.0.1:0",
-            "--upload-addr",
-            "127.0.0.1:0",
-            "--stage-delay-ms",
-            "100",
-            "--rate-limit",
-            "0",
-            "--callback-timeout-ms",
-            "2000",
-            "--callback-retry-delay-ms",
-            "100",
-            "--api-key",
-            TEST_KEY,
-            "--api-key",
-            SPARE_KEY,
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
+        let mut args = emulator::suite_args(TEST_KEY, SPARE_KEY);
         if emulator::supports(&bin, "--www") {
             let site = crate::target_dir().join("test-site");
             package::stage_site(&site, None)?;

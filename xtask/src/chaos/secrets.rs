@@ -6,7 +6,7 @@
 use super::{node, Figure, Figures};
 use crate::package::{self, Profile};
 use crate::test::{ENV_API_KEY, ENV_MUSIC_URL, ENV_SPARE_KEY, ENV_UPLOAD_URL};
-use crate::{proc, signal, toolchain};
+use crate::{emulator, proc, signal, toolchain};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::fs::File;
@@ -89,29 +89,8 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
     for dir in [&data, &logs, &artifacts] {
         std::fs::create_dir_all(dir)?;
     }
-    let args: Vec<OsString> = [
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--stage-delay-ms",
-        "100",
-        "--rate-limit",
-        "0",
-        "--callback-timeout-ms",
-        "2000",
-        "--callback-retry-delay-ms",
-        "100",
-        "--api-key",
-        &secret,
-        "--api-key",
-        &spare,
-        "--data-dir",
-        &data.to_string_lossy(),
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
+    let mut args = emulator::suite_args(&secret, &spare);
+    args.extend(["--data-dir".into(), data.clone().into_os_string()]);
     let pkg = match clients {
         Clients::Node { .. } => {
             toolchain::wasm_target()?;
