@@ -75,8 +75,15 @@ pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
 /// A plain-data copy of what the caller passed (`JSON.parse(JSON.stringify(v))`): getters run
 /// once, here, under `catch`, and everything after reads plain objects with no traps.
 pub fn plain_copy(v: &JsValue) -> Result<JsValue, JsValue> {
-    let text = js_sys::JSON::stringify(v)?;
-    js_sys::JSON::parse(&String::from(text))
+    plain_json(v).map(|(_, value)| value)
+}
+
+/// [`plain_copy`], with the JSON text it was made from (a request's body, without encoding the
+/// copy a second time).
+pub fn plain_json(v: &JsValue) -> Result<(String, JsValue), JsValue> {
+    let text = String::from(js_sys::JSON::stringify(v)?);
+    let value = js_sys::JSON::parse(&text)?;
+    Ok((text, value))
 }
 
 /// `new Uint8Array(...args)` under `catch`: given a Proxy of an ArrayBuffer, the constructor runs

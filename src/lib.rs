@@ -115,7 +115,7 @@ async fn call_op(
         ));
     }
     // From here on the request is plain data: its getters and Proxy traps ran once, under catch.
-    let request = js::plain_copy(&request).map_err(|e| {
+    let (request_json, request) = js::plain_json(&request).map_err(|e| {
         Error::invalid(
             "request",
             "type",
@@ -163,23 +163,22 @@ async fn call_op(
             (Body::None, query)
         }
         Method::Post => {
-            let request = match &extra_fields {
+            let json = match &extra_fields {
                 Some(extra) => {
                     let merged = js::shallow_copy(&request);
                     let _ = js_sys::Object::assign(&merged, &js_sys::Object::from(extra.clone()));
-                    merged.into()
+                    String::from(js_sys::JSON::stringify(&merged).map_err(|e| {
+                        Error::invalid(
+                            "request",
+                            "type",
+                            "the request could not be encoded as JSON",
+                        )
+                        .with_cause(e)
+                    })?)
                 }
-                None => request,
+                None => request_json,
             };
-            let json = js_sys::JSON::stringify(&request).map_err(|e| {
-                Error::invalid(
-                    "request",
-                    "type",
-                    "the request could not be encoded as JSON",
-                )
-                .with_cause(e)
-            })?;
-            (Body::Json(String::from(json)), Vec::new())
+            (Body::Json(json), Vec::new())
         }
     };
     let query: Vec<(&str, String)> = query.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
