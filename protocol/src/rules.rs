@@ -11,7 +11,9 @@ pub enum Value<'a> {
     Str(std::borrow::Cow<'a, str>),
     Num(f64),
     Bool(bool),
-    /// An array, object or anything else that is none of the above.
+    /// An array, its items read the same way (an item that is itself a list or object is `Other`).
+    List(Vec<Value<'a>>),
+    /// An object or anything else that is none of the above.
     Other,
 }
 
@@ -58,6 +60,11 @@ pub enum Kind {
     DirPath,
     /// One file name: no separators, not `.` or `..`.
     FileName,
+    /// An array of `min` to `max` absolute http or https URLs.
+    UrlList {
+        min: usize,
+        max: usize,
+    },
 }
 
 /// One field of a request: its name, whether it is required, what it must be, and its documentation.
@@ -309,6 +316,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             }
         }
         (Kind::Bool, Value::Bool(_)) => Ok(()),
+        (Kind::UrlList { min, max }, Value::List(items)) => check_url_list(name, items, min, max),
         (Kind::DirPath, Value::Str(s)) => check_dir_path(name, s),
         (Kind::FileName, Value::Str(s)) => check_file_name(name, s),
         (kind, _) => Err(ValidationError::new(
@@ -328,7 +336,43 @@ pub const fn kind_noun(kind: Kind) -> &'static str {
         Kind::Integer { .. } => "an integer",
         Kind::OneOf(_) => "a string from the listed values",
         Kind::Bool => "a boolean",
+        Kind::UrlList { .. } => "an array of URL strings",
     }
+}
+
+fn check_url_list(
+    name: &str,
+    items: &[Value<'_>],
+    min: usize,
+    max: usize,
+) -> Result<(), ValidationError> {
+    let n = items.len();
+    if n < min || n > max {
+        let wanted = if min == max {
+            format!("exactly {min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(ValidationError::new(
+            name,
+            RuleKind::Range,
+            format!("must list {wanted} URLs (got {n})"),
+        ));
+    }
+    for (i, item) in items.iter().enumerate() {
+        let item_name = format!("{name}[{i}]");
+        match item {
+            Value::Str(s) => check_url(&item_name, s)?,
+            _ => {
+                return Err(ValidationError::new(
+                    &item_name,
+                    RuleKind::Url,
+                    "must be an absolute http or https URL",
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_number(
@@ -443,6 +487,18 @@ impl Fields for serde_json::Map<String, serde_json::Value> {
             Some(J::String(s)) => Value::Str(std::borrow::Cow::Borrowed(s)),
             Some(J::Number(n)) => n.as_f64().map_or(Value::Other, Value::Num),
             Some(J::Bool(b)) => Value::Bool(*b),
+            Some(J::Array(items)) => Value::List(
+                items
+                    .iter()
+                    .map(|item| match item {
+                        J::Null => Value::Null,
+                        J::String(s) => Value::Str(std::borrow::Cow::Borrowed(s)),
+                        J::Number(n) => n.as_f64().map_or(Value::Other, Value::Num),
+                        J::Bool(b) => Value::Bool(*b),
+                        _ => Value::Other,
+                    })
+                    .collect(),
+            ),
             Some(_) => Value::Other,
         }
     }

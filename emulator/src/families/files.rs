@@ -63,6 +63,10 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
                     of: names.len(),
                 })
         }
-        TaskKind::Lyrics => None,
+        TaskKind::Lyrics
+        | TaskKind::Midi
+        | TaskKind::Recovery
+        | TaskKind::VoiceValidation
+        | TaskKind::Voice => None,
     }
 }

@@ -37,6 +37,12 @@ fn schema(rule: &FieldRule) -> Value {
         Kind::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Kind::OneOf(values) => json!({"type": "string", "enum": values}),
         Kind::Bool => json!({"type": "boolean"}),
+        Kind::UrlList { min, max } => json!({
+            "type": "array",
+            "items": {"type": "string", "format": "uri", "pattern": "^https?://"},
+            "minItems": min,
+            "maxItems": max,
+        }),
         Kind::DirPath => json!({"type": "string", "x-rule": "relative path without `..`"}),
         Kind::FileName => json!({"type": "string", "x-rule": "one file name without separators"}),
     };
