@@ -73,15 +73,19 @@ export const byRank = (op) => (a, b) => {
 /** A description for people: the service's docs quote code, and name other fields by their code names. */
 const plain = (op, text) => String(text ?? "").replace(/`/g, "").replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => labelFor(op, name));
 
-/** The field of `f` in `op`'s form; `onBoost(input, button)` runs its style-boost button. */
-export function field(op, f, onBoost) {
+/**
+ * The field of `f` in `op`'s form; `onBoost(input, button)` runs its style-boost button.
+ * `prefix` keeps ids unique when several forms on the page show a field of the same name.
+ */
+export function field(op, f, onBoost, prefix = "") {
   const kind = widget(op, f);
-  const id = `f-${f.name}`;
+  const id = `${prefix}f-${f.name}`;
+  const errId = `${prefix}err-${f.name}`;
   const label = labelFor(op, f.name);
   const input = control(op, f, kind, id);
   const hint = el("p", { id: `${id}-hint`, className: "hint", textContent: plain(op, f.description) });
-  const error = el("p", { className: "field-error", id: `err-${f.name}`, dataset: { errorFor: f.name } });
-  input.setAttribute("aria-describedby", `${id}-hint err-${f.name}`);
+  const error = el("p", { className: "field-error", id: errId, dataset: { errorFor: f.name } });
+  input.setAttribute("aria-describedby", `${id}-hint ${errId}`);
   const labelEl = el("label", { htmlFor: id }, label);
   if (kind === "checkbox") return el("div", { className: "field check", dataset: { field: f.name } }, input, labelEl, error);
   if (f.required) labelEl.append(el("span", { className: "req", textContent: " required" }));

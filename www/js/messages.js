@@ -80,6 +80,9 @@ export function showFieldError(error, { roots = [document], labels = {} } = {}) 
   const slot = find(roots, `[data-error-for="${CSS.escape(field)}"]`);
   if (!slot) return false;
   slot.textContent = humanize(error.message, labels);
+  // The package's rule (`range`, `required`...), for tools and tests that tell refusals apart.
+  if (error.rule) slot.dataset.rule = error.rule;
+  else delete slot.dataset.rule;
   const control = find(roots, `[data-control-for="${CSS.escape(field)}"]`);
   if (control) {
     control.setAttribute("aria-invalid", "true");
