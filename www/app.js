@@ -1,5 +1,7 @@
 // The tunesmith demo: upload an audio file, start an operation, follow it stage by stage, play the
-// tracks, make covers and WAV files, and compare the polled states with the callbacks received.
+// tracks, make covers and WAV files, and compare the polled states with the callbacks received; in
+// the studio, take a song further: stems, a MIDI piano roll, a replaced section, timed lyrics, the
+// video, a persona, sounds and loops, a mashup, fresh links for an old song.
 // Plain modules, one per panel (js/*.js), the page's state in js/store.js; everything the page
 // does with the service goes through the package in ./pkg/.
 import { initCovers } from "./js/covers.js";
@@ -10,6 +12,16 @@ import { showError } from "./js/messages.js";
 import { DEV_KEY, loadDescription, uploadHost } from "./js/service.js";
 import { apply, initSettings } from "./js/settings.js";
 import { initUpload } from "./js/upload.js";
+import { initKaraoke } from "./js/karaoke.js";
+import { initMashup } from "./js/mashup.js";
+import { initMidi } from "./js/midi.js";
+import { initPersona } from "./js/persona.js";
+import { initRecovery } from "./js/recovery.js";
+import { initReplace } from "./js/replace.js";
+import { initSounds } from "./js/sounds.js";
+import { initStems } from "./js/stems.js";
+import { initStudio } from "./js/studio.js";
+import { initVideo } from "./js/video.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -30,6 +42,16 @@ async function main() {
   initForms();
   initCovers();
   initHistory();
+  initStudio();
+  initStems();
+  initMidi();
+  initReplace();
+  initKaraoke();
+  initVideo();
+  initPersona();
+  initSounds();
+  initMashup();
+  initRecovery();
   const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.

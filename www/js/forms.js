@@ -66,6 +66,13 @@ function saveDraft() {
   state.drafts[op.name] = draft;
 }
 
+/** Shows operation `name`'s form; the edits of the one on show are kept as its draft. */
+export function showOperation(name) {
+  if (state.op === name) return;
+  saveDraft();
+  set("op", name);
+}
+
 function renderTabs() {
   const ops = offered();
   if (!ops.some((op) => op.name === state.op)) state.op = ops[0]?.name ?? null;

@@ -2,7 +2,7 @@
 // survive a new task and a reload), each one click from being shown again; or any task by id.
 import { $, el } from "./dom.js";
 import { clearFieldErrors, showFieldError } from "./messages.js";
-import { OPERATIONS } from "./operations.js";
+import { METHODS, OPERATIONS } from "./operations.js";
 import { on, set, state } from "./store.js";
 import { openTask } from "./task.js";
 
@@ -35,7 +35,7 @@ function render(history) {
     button.addEventListener("click", () => openTask(h.id, { op: h.op, title: h.title }));
     return el("li", { dataset: { id: h.id } },
       el("span", { className: "h-title", textContent: h.title || "Untitled" }),
-      el("span", { className: "small muted", textContent: ` ${OPERATIONS.find((o) => o.name === h.op)?.label ?? h.op ?? "Task"} · ${when} · ` }),
+      el("span", { className: "small muted", textContent: ` ${OPERATIONS.find((o) => o.name === h.op)?.label ?? METHODS[h.op] ?? h.op ?? "Task"} · ${when} · ` }),
       el("code", { className: "small", textContent: h.id.slice(0, 8) }),
       button);
   }));

@@ -40,6 +40,20 @@ export const METHODS = {
   generateCover: "Cover art",
   convertToWav: "WAV conversion",
   uploadFile: "Upload",
+  // The studio's tools (step 5).
+  separateVocals: "Stem separation",
+  getVocalSeparation: "Stem separation",
+  generateMidi: "MIDI",
+  getMidi: "MIDI",
+  replaceSection: "Replace section",
+  mashup: "Mashup",
+  generateSounds: "Sounds",
+  generatePersona: "Persona",
+  generateVideo: "Music video",
+  getVideo: "Music video",
+  getTimestampedLyrics: "Timed lyrics",
+  recoverAudio: "Recovery",
+  getRecovery: "Recovery",
 };
 
 /** Defaults that fit the source: extending starts halfway through the chosen track. */

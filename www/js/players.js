@@ -34,13 +34,14 @@ function trackCard(task, track) {
   const title = el("h3", { className: "t-title" });
   const tags = el("p", { className: "t-tags small muted" });
   const dur = el("span", { className: "t-dur small" });
+  const sound = el("p", { className: "t-sound small", hidden: true });
   const audio = el("audio", { controls: true, preload: "auto", className: "player" });
   const wavButton = el("button", { type: "button", className: "btn small", textContent: "Convert to WAV" });
   const wavOut = el("span", { className: "small wav-out", attrs: { "aria-live": "polite" } });
   const extendButton = el("button", { type: "button", className: "btn ghost small extend", textContent: "Extend this" });
   const root = el("article", { className: "track", dataset: { id: track.id } },
     el("div", { className: "art-wrap" }, img),
-    el("div", { className: "t-meta" }, title, tags, el("p", { className: "small muted" }, "Duration ", dur)),
+    el("div", { className: "t-meta" }, title, tags, el("p", { className: "small muted" }, "Duration ", dur), sound),
     audio,
     el("div", { className: "t-actions" }, wavButton, extendButton, wavOut));
   const card = {
@@ -60,6 +61,11 @@ function trackCard(task, track) {
         audio.src = best;
       }
       audio.setAttribute("aria-label", `Play ${d.title || "track"}`);
+      // A sound made as a seamless loop plays as one: `<audio loop>`, its tempo and key shown.
+      const s = task.sound;
+      audio.loop = Boolean(s?.loop);
+      sound.hidden = !s;
+      if (s) sound.textContent = [s.loop ? "⟲ Loop" : null, s.tempo ? `${s.tempo} BPM` : null, s.key ? `Key ${s.key}` : null].filter(Boolean).join(" · ");
     },
   };
   audio.addEventListener("loadedmetadata", () => {

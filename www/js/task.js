@@ -42,9 +42,21 @@ function remember(task) {
   set("history", [entry, ...state.history.filter((h) => h.id !== task.id)]);
 }
 
+/** A sound's tempo, key and loop switch, as its own record's request says (`param`). */
+function soundOf(record) {
+  try {
+    const param = JSON.parse(record.param || "{}");
+    if (!["soundLoop", "soundTempo", "soundKey"].some((k) => k in param)) return null;
+    return { loop: param.soundLoop === true, tempo: param.soundTempo ?? null, key: param.soundKey ?? null };
+  } catch {
+    return null;
+  }
+}
+
 /** The music record as polled: its stage on the timeline, its tracks as players. */
 function showRecord(task, record) {
   if (!task.op && record.operationType) task.op = record.operationType;
+  task.sound = soundOf(record) ?? task.sound;
   if (!task.title && record.tracks?.[0]?.title) {
     task.title = record.tracks[0].title;
     if (state.history.some((h) => h.id === task.id)) remember(task);
@@ -62,11 +74,12 @@ function showRecord(task, record) {
 /**
  * Shows a music task and follows it to its end: one just created (`created`), or one of this
  * browser's earlier tasks reopened by id. Resolves when the task ends or another one is shown.
+ * `sound`: a sound's `{ loop, tempo, key }` as requested, until its record says.
  */
-export async function openTask(taskId, { op = null, title = null, created = false } = {}) {
+export async function openTask(taskId, { op = null, title = null, created = false, sound = null } = {}) {
   state.task?.abort.abort();
   const task = {
-    id: taskId, op, title, at: new Date().toISOString(), started: performance.now(), abort: new AbortController(),
+    id: taskId, op, title, sound, at: new Date().toISOString(), started: performance.now(), abort: new AbortController(),
     tracks: new Map(), seen: new Set(), reopened: !created, live: created,
   };
   set("task", task);

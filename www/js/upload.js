@@ -33,7 +33,7 @@ function setProgress(fraction, text) {
  * Audio by its type, or by its extension when the browser knows no type: the same list the
  * picker offers (its `accept`). Anything else is refused before a byte is sent.
  */
-function isAudio(file) {
+export function isAudio(file) {
   const accepted = $("#file").accept.split(",").map((s) => s.trim().toLowerCase());
   const type = (file.type || "").toLowerCase();
   const ext = `.${file.name.split(".").pop()?.toLowerCase()}`;

@@ -1,0 +1,137 @@
+// Replace a section: the chosen track's waveform (waveform.js), a range selected on it by dragging
+// (its start and end also typed, to two decimals), the new lyrics and style of that window, then
+// `replaceSection` with the track's task and id; the result is followed and played in "Your song".
+// A window the package refuses (6 to 60 s) is shown next to the window, as the package words it.
+import { $ } from "./dom.js";
+import { callOptions } from "./service.js";
+import { on, state } from "./store.js";
+import { audioOf, collectFields, onSource, runTool, source, toolFields, toolForm } from "./studio.js";
+import { openTask } from "./task.js";
+import { Waveform } from "./waveform.js";
+import { showError } from "./messages.js";
+
+const FIELDS = ["infillStartS", "infillEndS", "prompt", "tags", "title", "fullLyrics"];
+const form = () => $("#replace-form");
+let described = null;
+let wave = null;
+let stopAt = null;
+
+function render() {
+  described = toolFields($("#replace-fields"), "replaceSection", {
+    show: FIELDS, prefix: "replace-", wide: ["prompt", "fullLyrics"],
+    labels: { infillStartS: "Window start (s)", infillEndS: "Window end (s)", prompt: "New lyrics of the window", tags: "Style", title: "Title", fullLyrics: "The whole song's lyrics after the change" },
+    values: { prompt: "Just the piano here, then the voice comes back softly" },
+  });
+  fill(source());
+}
+
+/** The chosen track's own words, as starting values. */
+function fill({ track }) {
+  const f = form().elements;
+  if (!track || !f.title) return;
+  f.title.value = track.title ? `${track.title} (new section)` : "";
+  f.tags.value = track.tags ?? "";
+  f.fullLyrics.value = track.prompt ?? "";
+}
+
+function showWindow({ start, end }) {
+  const f = form().elements;
+  const out = $("#replace-window");
+  if (start == null) {
+    out.textContent = "Drag across the waveform to choose the section to replace.";
+  } else {
+    out.textContent = `Selected ${start.toFixed(2)} s to ${end.toFixed(2)} s · ${(end - start).toFixed(2)} s`;
+    if (f.infillStartS) f.infillStartS.value = start.toFixed(2);
+    if (f.infillEndS) f.infillEndS.value = end.toFixed(2);
+    for (const name of ["infillStartS", "infillEndS"]) f[name]?.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  $("#replace-play").disabled = start == null;
+  // The waveform is a slider for assistive technology: its value is the selection.
+  const canvas = $("#replace-wave");
+  canvas.setAttribute("aria-valuemin", "0");
+  canvas.setAttribute("aria-valuemax", (wave?.duration ?? 0).toFixed(2));
+  canvas.setAttribute("aria-valuenow", (start ?? 0).toFixed(2));
+  canvas.setAttribute("aria-valuetext", out.textContent);
+}
+
+/** Typed times move the selection on the waveform. */
+function typed() {
+  const f = form().elements;
+  const start = Number(f.infillStartS.value);
+  const end = Number(f.infillEndS.value);
+  if (f.infillStartS.value !== "" && f.infillEndS.value !== "" && wave.duration) {
+    wave.start = Math.min(start, end);
+    wave.end = Math.max(start, end);
+    wave.draw();
+    $("#replace-window").textContent = `Selected ${start.toFixed(2)} s to ${end.toFixed(2)} s · ${(end - start).toFixed(2)} s`;
+  }
+}
+
+async function load(now) {
+  const audio = $("#replace-audio");
+  const url = audioOf(now.track);
+  fill(now);
+  if (!now.track?.audioUrl) {
+    wave.clear();
+    $("#replace-wave").dataset.ready = "false";
+    audio.removeAttribute("src");
+    $("#replace-wave-note").textContent = now.track ? "The waveform is drawn once the track is finished." : "";
+    return;
+  }
+  if (wave.url === url) return;
+  $("#replace-wave-note").textContent = "Reading the audio…";
+  $("#replace-wave").dataset.ready = "false";
+  audio.src = url;
+  try {
+    const duration = await wave.load(url);
+    $("#replace-wave-note").textContent = `${duration.toFixed(2)} s. Drag to select; arrow keys move the selection, Shift+arrows its end.`;
+    $("#replace-wave").dataset.ready = "true";
+  } catch (error) {
+    $("#replace-wave-note").textContent = "";
+    showError(error);
+  }
+}
+
+function playSelection() {
+  const audio = $("#replace-audio");
+  if (wave.start == null) return;
+  audio.currentTime = wave.start;
+  stopAt = wave.end;
+  audio.play().catch(() => {});
+}
+
+function follow() {
+  const audio = $("#replace-audio");
+  const tick = () => {
+    if (stopAt != null && audio.currentTime >= stopAt) {
+      audio.pause();
+      stopAt = null;
+    }
+    wave.setPlayhead(audio.currentTime);
+    if (!audio.paused) requestAnimationFrame(tick);
+  };
+  tick();
+}
+
+function replace() {
+  return runTool({ button: $("#replace-go"), status: $("#replace-status"), form: form() }, async (say) => {
+    const { taskId, audioId } = source();
+    const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    // The package checks the window (start below end, 6 to 60 s, two decimals) before sending.
+    const created = await state.client.replaceSection(request, callOptions());
+    say(`Replacing ${request.infillStartS.toFixed(2)} s to ${request.infillEndS.toFixed(2)} s: follow it in Your song.`);
+    await openTask(created.taskId, { op: "replaceSection", title: request.title || null, created: true });
+  });
+}
+
+export function initReplace() {
+  wave = new Waveform($("#replace-wave"), { onSelect: showWindow });
+  toolForm(form(), replace);
+  form().addEventListener("input", (event) => { if (/^infill/.test(event.target.name)) typed(); });
+  $("#replace-play").addEventListener("click", playSelection);
+  $("#replace-audio").addEventListener("play", follow);
+  $("#replace-audio").addEventListener("seeked", () => wave.setPlayhead($("#replace-audio").currentTime));
+  onSource(load);
+  on("service", render);
+  showWindow({ start: null, end: null });
+}

@@ -1,0 +1,59 @@
+// The music video of the chosen track: `generateVideo` (with the optional author and watermark the
+// description lists), followed with `waitForVideo`, shown in a `<video>` with a download link.
+import { $, el } from "./dom.js";
+import { logPolled, watchInbox } from "./callbacks.js";
+import { refreshCredits } from "./credits.js";
+import { callOptions, pollSchedule } from "./service.js";
+import { on, state } from "./store.js";
+import { collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
+
+const FIELDS = ["author", "domainName"];
+const form = () => $("#video-form");
+let described = null;
+let abort = null;
+
+function render() {
+  described = toolFields($("#video-fields"), "generateVideo", {
+    show: FIELDS, prefix: "video-",
+    labels: { author: "Artist shown in the video", domainName: "Watermark" },
+    values: { author: "tunesmith demo" },
+  });
+}
+
+function make() {
+  return runTool({ button: $("#video-go"), status: $("#video-status"), form: form() }, async (say) => {
+    abort?.abort();
+    abort = new AbortController();
+    const { taskId, audioId } = source();
+    const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    const created = await state.client.generateVideo(request, callOptions());
+    logPolled("video", `created ${created.taskId.slice(0, 8)}…`);
+    refreshCredits();
+    watchInbox();
+    say("Filming…");
+    const task = await state.client.waitForVideo(created.taskId, {
+      signal: abort.signal, ...pollSchedule(),
+      onProgress: (r) => logPolled("video", `${r.successFlag} (${r.state})`),
+    });
+    const url = task.response?.videoUrl ?? "";
+    const video = $("#video-player");
+    video.src = url;
+    video.hidden = false;
+    $("#video-link").replaceChildren(el("a", { href: url, download: "music-video.mp4", textContent: "⬇ Download the video (MP4)" }));
+    say("Your music video is ready.");
+  });
+}
+
+/** What the browser says when it cannot play the file (its own MediaError message). */
+function videoError() {
+  const error = $("#video-player").error;
+  if (!error) return;
+  $("#video-note").textContent = `This browser cannot play the file (MediaError ${error.code}${error.message ? `: ${error.message}` : ""}); the download link still works.`;
+}
+
+export function initVideo() {
+  toolForm(form(), make);
+  $("#video-player").addEventListener("error", videoError);
+  $("#video-player").addEventListener("loadedmetadata", () => { $("#video-note").textContent = ""; });
+  on("service", render);
+}
