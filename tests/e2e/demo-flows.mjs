@@ -1,0 +1,346 @@
+// The studio's flows end to end in headless Chromium, each from a musician's click to something
+// heard or seen: stems separated and each one playing; the MIDI of a stem drawn as a piano roll
+// and played along; a section of the track's waveform selected, a too-short window refused before
+// anything is sent, a 7 s window replaced and the result playing; timed lyrics lit word by word
+// as the track plays; the music video; a persona, then a song sung with it; a looped sound at a
+// tempo and key; a mashup of two uploads; fresh links for an older song. Screenshots go to
+// target/e2e-screenshots/flows-*.png.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { SCREENSHOTS, assert, browser, demoSite, ensureTools, runTests, test, watchConsole, writeFile } from "./_lib.mjs";
+
+const tools = await ensureTools();
+// Stages brisk enough for ten flows, slow enough for polling to see them.
+const emu = await demoSite({ stageDelayMs: 600 });
+await mkdir(SCREENSHOTS, { recursive: true });
+
+const chromium = await browser(tools);
+const context = await chromium.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
+const page = await context.newPage();
+const consoleErrors = watchConsole(page);
+const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
+/** One tool's panel only: the page is long, the panel is what the flow shows. */
+const shotOf = (selector, name) => page.locator(selector).screenshot({ path: join(SCREENSHOTS, name) });
+
+async function requests(filter) {
+  const { requests } = await (await fetch(`${emu.music}/_emulator/requests`)).json();
+  return requests.filter(filter);
+}
+const sentTo = (op) => requests((r) => r.op === op);
+
+async function record(path, taskId) {
+  const res = await fetch(`${emu.music}${path}?taskId=${taskId}`, { headers: { authorization: `Bearer ${emu.key}` } });
+  return (await res.json()).data;
+}
+
+/** A tone of `hz` with a slow tremolo, `seconds` long: a 16-bit mono WAV. */
+function tone(hz, seconds, rate = 22050) {
+  const n = Math.round(rate * seconds);
+  const buf = Buffer.alloc(44 + n * 2);
+  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
+  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    buf.writeInt16LE(Math.round(8000 * (0.7 + 0.3 * Math.sin(2 * Math.PI * 2 * t)) * Math.sin(2 * Math.PI * hz * t)), 44 + i * 2);
+  }
+  return buf;
+}
+
+/** A flow's test: it starts with no toast left by an earlier one. */
+function flow(name, fn) {
+  test(name, async () => {
+    await page.$$eval(".toast", (ts) => ts.forEach((t) => t.remove()));
+    await fn();
+  });
+}
+
+/** Fails at once with the page's own words when it shows an error toast while a flow is awaited. */
+async function toastFree() {
+  const toast = await page.$(".toast");
+  if (toast) {
+    const text = await toast.innerText();
+    await page.$$eval(".toast", (ts) => ts.forEach((t) => t.remove()));
+    throw new Error(`the page showed an error: ${text.replace(/\s+/g, " ")}`);
+  }
+}
+
+/** Waits for `ready` (a function run in the page), or for an error toast, which fails the test. */
+async function until(ready, arg, timeout = 60000) {
+  await page.waitForFunction(`(${ready})(${JSON.stringify(arg ?? null)}) || document.querySelector(".toast")`, null, { timeout });
+  await toastFree();
+}
+
+/** Waits for a task other than `before` to be on show, through its last stage, with its tracks. */
+async function waitNewTaskComplete(before, timeout = 60000) {
+  await until((b) => {
+    const id = document.querySelector("#task-id")?.textContent;
+    const li = document.querySelector("#timeline li[data-stage=complete]");
+    return id && id !== b && li?.dataset.state === "done" && document.querySelectorAll(".track").length >= 1;
+  }, before, timeout);
+  return page.textContent("#task-id");
+}
+
+/** The first track's audio element advances: it is heard. */
+async function heard(selector, timeout = 20000) {
+  await page.waitForFunction((sel) => {
+    const audio = document.querySelector(sel);
+    return audio && !audio.paused && audio.currentTime > 0.3;
+  }, selector, { timeout });
+}
+
+/** Plays every audio element of `selector` a moment: each must start and advance. */
+async function eachPlays(selector) {
+  const results = await page.$$eval(selector, (audios) => Promise.all(audios.map(async (audio) => {
+    audio.muted = true;
+    try {
+      await audio.play();
+      const t0 = audio.currentTime;
+      await new Promise((r) => setTimeout(r, 700));
+      const moved = audio.currentTime > t0;
+      audio.pause();
+      return { src: audio.src, moved, error: audio.error?.message ?? null };
+    } catch (error) {
+      return { src: audio.src, moved: false, error: String(error) };
+    }
+  })));
+  for (const r of results) assert(r.moved, `${r.src} did not play: ${r.error}`);
+  return results.length;
+}
+
+let songId;
+test("a song to work on: custom mode with lyrics, followed to the end; the studio offers its tracks", async () => {
+  await page.goto(`${emu.music}/?key=${emu.key}`);
+  await page.waitForSelector("body[data-ready=true]");
+  await page.waitForSelector("#conn[data-state=ok]", { timeout: 15000 });
+  await page.click('#ops label:text-is("Generate")');
+  await page.check("#op-form [name=customMode]");
+  await page.fill("#op-form [name=prompt]", "Neon rain on the window\nWe drive until the morning\nEvery light a promise\nEvery road a song\nHold on, hold on\nThe city hums along");
+  await page.fill("#op-form [name=style]", "synthwave, warm pads, female vocals");
+  await page.fill("#op-form [name=title]", "Neon rain");
+  await page.click("#go");
+  songId = await waitNewTaskComplete("");
+  const options = await page.$$eval("#studio-track option", (os) => os.map((o) => o.value).filter(Boolean));
+  assert(options.length === 2, `the studio offers the song's two tracks: ${options}`);
+});
+
+flow("stems: split_stem separates the track into stems, each with a player that plays", async () => {
+  await page.selectOption("#stems-form [name=type]", "split_stem");
+  assert(await page.isHidden("#stems-form [data-field=stemName]"), "the instrument picker shows only with the advanced type");
+  await page.click("#stems-go");
+  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  const names = await page.$$eval("#stems .stem-name", (ns) => ns.map((n) => n.textContent));
+  assert(names.length >= 4, `several stems: ${names}`);
+  const played = await eachPlays("#stems audio");
+  assert(played === names.length, `${played} of ${names.length} stems played`);
+  const sent = (await sentTo("separateVocals")).at(-1);
+  assert(sent?.code === 200, `separateVocals answered ${sent?.code}`);
+  await shotOf("#tool-stems", "flows-1-stems.png");
+});
+
+flow("stems: split_stem_advanced with an instrument picked isolates that instrument", async () => {
+  await page.selectOption("#stems-form [name=type]", "split_stem_advanced");
+  assert(await page.isVisible("#stems-form [name=stemName]"), "the instrument picker shows");
+  await page.selectOption("#stems-form [name=stemName]", "Piano");
+  await page.click("#stems-go");
+  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  const names = await page.$$eval("#stems .stem-name", (ns) => ns.map((n) => n.textContent));
+  assert(names.some((n) => /piano/i.test(n)), `the Piano stem is listed: ${names}`);
+  await eachPlays("#stems audio");
+  await shotOf("#tool-stems", "flows-1b-stem-advanced.png");
+});
+
+flow("MIDI: a stem's notes drawn as a piano roll, and played along with the stem", async () => {
+  const buttons = await page.$$("#stems .midi-btn");
+  assert(buttons.length >= 1, "a stem offers its MIDI");
+  await buttons[0].click();
+  await until(() => !document.querySelector("#roll-wrap").hidden);
+  const caption = await page.textContent("#roll-caption");
+  const count = Number(/(\d+) notes/.exec(caption)?.[1] ?? 0);
+  assert(count > 0, `notes found: ${caption}`);
+  // Painted notes: pixels in the note colours, not just the grid.
+  const painted = await page.$eval("#roll", (c) => {
+    const { data } = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 80) n++;
+    return n;
+  });
+  assert(painted > 200, `notes painted on the roll (${painted} coloured pixels)`);
+  const sent = (await sentTo("generateMidi")).at(-1);
+  assert(sent?.code === 200, `generateMidi answered ${sent?.code}`);
+  await page.click("#roll-play");
+  await page.waitForFunction(() => [...document.querySelectorAll("#stems audio")].some((a) => !a.paused && a.currentTime > 0.5), null, { timeout: 15000 });
+  await shotOf("#tool-midi", "flows-2-midi.png");
+  await page.click("#roll-play");
+});
+
+flow("timed lyrics: the word being sung is highlighted as the track plays", async () => {
+  await page.selectOption("#studio-track", { index: 0 });
+  await page.click("#karaoke-go");
+  await until(() => document.querySelector("#karaoke-words .word"), null, 15000);
+  const starts = await page.$$eval("#karaoke-words .word", (ws) => ws.map((w) => Number(w.dataset.start)));
+  assert(starts.length >= 5, `words: ${starts.length}`);
+  await page.$eval("#karaoke-audio", (a, t) => { a.muted = true; a.currentTime = t; return a.play(); }, starts[2] + 0.05);
+  await page.waitForFunction(() => Number(document.querySelector("#karaoke-words .word.now")?.dataset.i) >= 2, null, { timeout: 10000 });
+  const first = Number(await page.getAttribute("#karaoke-words .word.now", "data-i"));
+  await page.waitForFunction((f) => Number(document.querySelector("#karaoke-words .word.now")?.dataset.i) > f, first, { timeout: 15000 });
+  const sung = await page.$$eval("#karaoke-words .word.sung", (ws) => ws.length);
+  assert(sung >= 2, `earlier words marked sung: ${sung}`);
+  await shotOf("#tool-karaoke", "flows-4-karaoke.png");
+  await page.$eval("#karaoke-audio", (a) => a.pause());
+});
+
+flow("music video: made, followed, shown in a <video> whose file is an MP4", async () => {
+  await page.click("#video-go");
+  await until(() => !document.querySelector("#video-player").hidden);
+  const src = await page.getAttribute("#video-player", "src");
+  const res = await page.request.get(src);
+  assert(res.status() === 200 && /video\/mp4/.test(res.headers()["content-type"]), `video ${res.status()} ${res.headers()["content-type"]}`);
+  const link = await page.getAttribute("#video-link a", "href");
+  assert(link === src, "a download link to the same file");
+  await page.waitForTimeout(500);
+  await shotOf("#tool-video", "flows-5-video.png");
+});
+
+flow("persona: made from the track, then a song sung with it (custom mode, its personaId)", async () => {
+  await page.click("#persona-go");
+  await until(() => document.querySelector("#persona-result code"), null, 15000);
+  const personaId = await page.textContent("#persona-result code");
+  assert(personaId.length > 4, `persona id ${personaId}`);
+  await shotOf("#tool-persona", "flows-6-persona.png");
+  await page.click("#persona-use");
+  assert(await page.isChecked("#op-generate"), "the Generate tab is open");
+  assert(await page.isChecked("#op-form [name=customMode]"), "custom mode");
+  assert((await page.inputValue("#op-form [name=personaId]")) === personaId, "the persona is filled in");
+  await page.fill("#op-form [name=prompt]", "Velvet voice in the dark\nSing me home");
+  const before = await page.textContent("#task-id");
+  await page.click("#go");
+  const id = await waitNewTaskComplete(before);
+  const param = JSON.parse((await record("/api/v1/generate/record-info", id)).param);
+  assert(param.personaId === personaId && param.customMode === true, `sent with the persona: ${JSON.stringify(param)}`);
+  await heard(".track audio");
+  await shot("flows-6b-persona-song.png");
+});
+
+/** Drags across the waveform from `a` to `b` seconds. */
+async function dragWave(a, b) {
+  await page.locator("#replace-wave").scrollIntoViewIfNeeded();
+  const box = await page.locator("#replace-wave").boundingBox();
+  const duration = Number(await page.getAttribute("#replace-wave", "aria-valuemax"));
+  const x = (t) => box.x + (t / duration) * box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x(a), y);
+  await page.mouse.down();
+  await page.mouse.move((x(a) + x(b)) / 2, y, { steps: 4 });
+  await page.mouse.move(x(b), y, { steps: 4 });
+  await page.mouse.up();
+  return duration;
+}
+
+flow("replace section: a 2 s window dragged on the waveform is refused before anything is sent", async () => {
+  await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
+  const before = (await sentTo("replaceSection")).length;
+  await dragWave(2, 4);
+  const shown = await page.textContent("#replace-window");
+  assert(/Selected \d+\.\d\d s to \d+\.\d\d s/.test(shown), `start and end with two decimals: ${shown}`);
+  const start = Number(await page.inputValue("#replace-form [name=infillStartS]"));
+  const end = Number(await page.inputValue("#replace-form [name=infillEndS]"));
+  assert(Math.abs(start - 2) < 0.2 && Math.abs(end - 4) < 0.2, `window ${start} to ${end}`);
+  await page.click("#replace-go");
+  await page.waitForSelector("#replace-err-infillEndS:not(:empty)");
+  const message = await page.textContent("#replace-err-infillEndS");
+  assert(/6 to 60 seconds/.test(message), `the package's own words: ${message}`);
+  assert((await page.getAttribute("#replace-err-infillEndS", "data-rule")) === "range", "the package's rule: range");
+  assert((await page.getAttribute("#replace-form [name=infillEndS]", "aria-invalid")) === "true", "the end is marked invalid");
+  assert((await sentTo("replaceSection")).length === before, "nothing sent");
+  await shotOf("#tool-replace", "flows-3-replace-refused.png");
+});
+
+flow("replace section: a 7 s window replaced; the new song is followed and plays", async () => {
+  await dragWave(4, 11);
+  assert((await page.textContent("#replace-err-infillEndS")) === "", "a new selection clears the error");
+  const before = await page.textContent("#task-id");
+  await page.click("#replace-go");
+  const id = await waitNewTaskComplete(before);
+  const sent = (await sentTo("replaceSection")).at(-1);
+  assert(sent?.code === 200, `replaceSection answered ${sent?.code}`);
+  await heard(".track audio");
+  await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
+  await shot("flows-3b-replaced.png");
+  assert(id !== songId, "a new task");
+});
+
+flow("sounds: a loop at 92 BPM in A minor plays with <audio loop>, its tempo and key shown", async () => {
+  await page.fill("#sounds-form [name=soundTempo]", "92");
+  await page.selectOption("#sounds-form [name=soundKey]", "Am");
+  await page.check("#sounds-form [name=soundLoop]");
+  const before = await page.textContent("#task-id");
+  await page.click("#sounds-go");
+  const id = await waitNewTaskComplete(before);
+  const sent = (await sentTo("generateSounds")).at(-1);
+  assert(sent?.code === 200, `generateSounds answered ${sent?.code}`);
+  const loops = await page.$$eval(".track audio", (as) => as.map((a) => a.loop));
+  assert(loops.length >= 1 && loops.every(Boolean), `looped players: ${loops}`);
+  const chip = await page.textContent(".track .t-sound");
+  assert(/Loop/.test(chip) && /92 BPM/.test(chip) && /Am/.test(chip), `tempo and key shown: ${chip}`);
+  await heard(".track audio");
+  await page.locator(".track").first().scrollIntoViewIfNeeded();
+  await shotOf("#task-card", "flows-7-sounds.png");
+  assert(id, "a sound task");
+});
+
+let wavA;
+let wavB;
+flow("mashup: two uploads mixed into a new song that plays", async () => {
+  wavA = join(emu.site, "..", `mash-a-${Date.now()}.wav`);
+  wavB = join(emu.site, "..", `mash-b-${Date.now()}.wav`);
+  await writeFile(wavA, tone(330, 8));
+  await writeFile(wavB, tone(523.25, 8));
+  await page.setInputFiles("#mashup-file-0", wavA);
+  await page.setInputFiles("#mashup-file-1", wavB);
+  await until(() => document.querySelectorAll(".mashup-files [data-done=true]").length === 2, null, 30000);
+  const before = await page.textContent("#task-id");
+  await page.click("#mashup-go");
+  await waitNewTaskComplete(before);
+  const sent = (await sentTo("mashup")).at(-1);
+  assert(sent?.code === 200, `mashup answered ${sent?.code}`);
+  await heard(".track audio");
+  await shotOf("#tool-mashup", "flows-8-mashup.png");
+});
+
+flow("recovery: fresh links for the first song, each one playing", async () => {
+  await page.fill("#recovery-form [name=sunoTaskId]", songId);
+  await page.click("#recovery-go");
+  await until(() => document.querySelector("#recovered li"));
+  const sent = (await sentTo("recoverAudio")).at(-1);
+  assert(sent?.code === 200, `recoverAudio answered ${sent?.code}`);
+  const played = await eachPlays("#recovered audio");
+  assert(played >= 1, "a recovered track plays");
+  await shotOf("#tool-recovery", "flows-9-recovery.png");
+});
+
+flow("the studio on a phone: no horizontal scroll", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const { overflow, culprits } = await page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const culprits = [...document.querySelectorAll("#studio *, #task-card *")].filter((e) => e.getBoundingClientRect().right > w + 1)
+      .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+    return { overflow: document.documentElement.scrollWidth - w, culprits };
+  });
+  assert(overflow <= 0, `horizontal overflow of ${overflow}px: ${culprits.join(", ")}`);
+  await page.locator("#studio").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SCREENSHOTS, "flows-10-phone.png") });
+  await page.setViewportSize({ width: 1360, height: 900 });
+});
+
+test("no console errors", async () => {
+  assert(consoleErrors.length === 0, consoleErrors.join("\n"));
+});
+
+await runTests(async () => {
+  console.log(`screenshots in ${SCREENSHOTS}`);
+  await chromium.close();
+  await emu.stop();
+});
