@@ -21,6 +21,7 @@ use crate::core::rate_limit::Limiter;
 use crate::core::registry::Tasks;
 use crate::core::store::Dirs;
 use crate::core::uploads::Uploads;
+use crate::core::personas::Personas;
 use crate::core::url_rules::Own;
 use crate::families::common::Links;
 
@@ -35,6 +36,7 @@ pub struct App {
     pub tasks: Tasks,
     pub credits: Credits,
     pub uploads: Uploads,
+    pub personas: Personas,
     pub rate: Limiter,
     pub faults: Faults,
     pub log: RequestLog,
