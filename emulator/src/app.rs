@@ -17,11 +17,11 @@ use crate::core::credits::Credits;
 use crate::core::faults::Faults;
 use crate::core::inbox::Inbox;
 use crate::core::log::RequestLog;
+use crate::core::personas::Personas;
 use crate::core::rate_limit::Limiter;
 use crate::core::registry::Tasks;
 use crate::core::store::Dirs;
 use crate::core::uploads::Uploads;
-use crate::core::personas::Personas;
 use crate::core::url_rules::Own;
 use crate::families::common::Links;
 

@@ -107,7 +107,9 @@ async fn a_persona_from_the_documents_example_is_used_by_generate_and_extend() {
         "description": "A modern electronic music style pop singer, skilled in dynamic rhythms and synthesizer tones",
         "vocalStart": 0.0, "vocalEnd": 30.0, "style": "Electronic Pop",
     });
-    let v = emu.post("/api/v1/generate/generate-persona", example.clone()).await;
+    let v = emu
+        .post("/api/v1/generate/generate-persona", example.clone())
+        .await;
     assert_eq!(v["code"], 200, "{v}");
     assert_eq!(v["data"]["name"], "Electronic Pop Singer");
     assert_eq!(v["data"]["description"], example["description"]);
@@ -120,7 +122,10 @@ async fn a_persona_from_the_documents_example_is_used_by_generate_and_extend() {
     assert_eq!(again["msg"], "Persona already exists for this music");
 
     let g = emu
-        .post("/api/v1/generate", custom(json!({"personaId": persona, "personaModel": "style_persona"})))
+        .post(
+            "/api/v1/generate",
+            custom(json!({"personaId": persona, "personaModel": "style_persona"})),
+        )
         .await;
     id(&g);
     let e = emu
@@ -141,11 +146,16 @@ async fn personas_refuse_unknown_tracks_long_segments_unfinished_tracks_and_unkn
     let (audio, seconds) = (t["id"].as_str().unwrap(), t["duration"].as_f64().unwrap());
     let body = |extra: Value| {
         let mut b = json!({"taskId": task, "audioId": audio, "name": "n", "description": "d"});
-        b.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        b.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         b
     };
     let unknown = emu
-        .post("/api/v1/generate/generate-persona", body(json!({"audioId": "no-such-track"})))
+        .post(
+            "/api/v1/generate/generate-persona",
+            body(json!({"audioId": "no-such-track"})),
+        )
         .await;
     assert_eq!(unknown["code"], 404, "{unknown}");
     // The segment ends after the track does.
@@ -159,17 +169,24 @@ async fn personas_refuse_unknown_tracks_long_segments_unfinished_tracks_and_unkn
     assert!(past["msg"].as_str().unwrap().contains("vocalEnd"), "{past}");
     // A segment the protocol refuses (over 30 s) and a missing name.
     let long = emu
-        .post("/api/v1/generate/generate-persona", body(json!({"vocalStart": 0, "vocalEnd": 35})))
+        .post(
+            "/api/v1/generate/generate-persona",
+            body(json!({"vocalStart": 0, "vocalEnd": 35})),
+        )
         .await;
     assert_eq!(long["code"], 422, "{long}");
     let mut nameless = body(json!({}));
     nameless.as_object_mut().unwrap().remove("name");
-    let nameless = emu.post("/api/v1/generate/generate-persona", nameless).await;
+    let nameless = emu
+        .post("/api/v1/generate/generate-persona", nameless)
+        .await;
     assert_eq!(nameless["code"], 422, "{nameless}");
     // A track still being generated (its first stream is ready, its full audio not).
     let running = emu.generate(&rand_name(), "Running").await;
     emu.advance(2 * STAGE).await;
-    let rec = emu.get(&format!("/api/v1/generate/record-info?taskId={running}")).await;
+    let rec = emu
+        .get(&format!("/api/v1/generate/record-info?taskId={running}"))
+        .await;
     assert_eq!(rec["data"]["status"], "FIRST_SUCCESS", "{rec}");
     let running_audio = rec["data"]["response"]["sunoData"][0]["id"].clone();
     assert!(running_audio.is_string(), "{rec}");
@@ -181,7 +198,9 @@ async fn personas_refuse_unknown_tracks_long_segments_unfinished_tracks_and_unkn
         .await;
     assert_eq!(v["code"], 422, "{v}");
     // Shorter defaults: without vocalEnd the segment stops at the track's end.
-    let v = emu.post("/api/v1/generate/generate-persona", body(json!({}))).await;
+    let v = emu
+        .post("/api/v1/generate/generate-persona", body(json!({})))
+        .await;
     assert_eq!(v["code"], 200, "{v}");
 
     // Unknown personas are refused by every operation that takes one, naming the field.
@@ -191,7 +210,10 @@ async fn personas_refuse_unknown_tracks_long_segments_unfinished_tracks_and_unkn
             "/api/v1/generate/upload-cover",
             custom(json!({"personaId": "nobody", "uploadUrl": "https://example.com/a.mp3"})),
         ),
-        ("/api/v1/generate", custom(json!({"personaId": "nobody", "personaModel": "voice_persona"}))),
+        (
+            "/api/v1/generate",
+            custom(json!({"personaId": "nobody", "personaModel": "voice_persona"})),
+        ),
     ] {
         let v = emu.post(path, b).await;
         assert_eq!(v["code"], 400, "{path}: {v}");
@@ -200,7 +222,10 @@ async fn personas_refuse_unknown_tracks_long_segments_unfinished_tracks_and_unkn
     // A persona is not a voice.
     let persona = v["data"]["personaId"].as_str().unwrap();
     let v = emu
-        .post("/api/v1/generate", custom(json!({"personaId": persona, "personaModel": "voice_persona"})))
+        .post(
+            "/api/v1/generate",
+            custom(json!({"personaId": persona, "personaModel": "voice_persona"})),
+        )
         .await;
     assert_eq!(v["code"], 400, "{v}");
 }
@@ -211,14 +236,24 @@ async fn personas_survive_a_restart() {
     let data = dir.path().to_str().unwrap().to_owned();
     let first = Emu::start(&["--data-dir", &data, "--stage-delay-ms", "1"]).await;
     let rec = first.finished("Kept").await;
-    let (task, audio) = (rec["taskId"].clone(), rec["response"]["sunoData"][0]["id"].clone());
+    let (task, audio) = (
+        rec["taskId"].clone(),
+        rec["response"]["sunoData"][0]["id"].clone(),
+    );
     let body = json!({"taskId": task, "audioId": audio, "name": "n", "description": "d"});
-    let v = first.post("/api/v1/generate/generate-persona", body.clone()).await;
-    let persona = v["data"]["personaId"].as_str().expect("personaId").to_owned();
+    let v = first
+        .post("/api/v1/generate/generate-persona", body.clone())
+        .await;
+    let persona = v["data"]["personaId"]
+        .as_str()
+        .expect("personaId")
+        .to_owned();
     first.running.shutdown().await;
 
     let second = Emu::start(&["--data-dir", &data, "--stage-delay-ms", "1"]).await;
-    id(&second.post("/api/v1/generate", custom(json!({"personaId": persona}))).await);
+    id(&second
+        .post("/api/v1/generate", custom(json!({"personaId": persona})))
+        .await);
     let again = second.post("/api/v1/generate/generate-persona", body).await;
     assert_eq!(again["code"], 409, "{again}");
 }
@@ -229,7 +264,10 @@ async fn recovery_answers_201_then_200_with_links_to_the_same_audio_and_calls_ba
     let (old, rec) = finished(&emu, "Expired links").await;
     let inbox = rand_name();
     let task = id(&emu
-        .post("/api/v1/suno/recovery", json!({"sunoTaskId": old, "callBackUrl": emu.inbox_url(&inbox)}))
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": old, "callBackUrl": emu.inbox_url(&inbox)}),
+        )
         .await);
     let q = format!("/api/v1/suno/recovery/record-info?task_id={task}");
     let running = emu.get(&q).await;
@@ -255,7 +293,12 @@ async fn recovery_answers_201_then_200_with_links_to_the_same_audio_and_calls_ba
         let got = emu.public(fresh).await;
         assert_eq!(got.status(), 200);
         let got = got.bytes().await.unwrap();
-        let original = emu.public(t["audioUrl"].as_str().unwrap()).await.bytes().await.unwrap();
+        let original = emu
+            .public(t["audioUrl"].as_str().unwrap())
+            .await
+            .bytes()
+            .await
+            .unwrap();
         assert!(!got.is_empty());
         assert_eq!(got, original, "the same audio as the old track");
     }
@@ -271,14 +314,28 @@ async fn recovery_answers_201_then_200_with_links_to_the_same_audio_and_calls_ba
 async fn recovery_refuses_unknown_and_unfinished_tasks_and_reports_a_failure() {
     let emu = Emu::start(&PACED).await;
     let cb = "https://example.com/cb";
-    let v = emu.post("/api/v1/suno/recovery", json!({"sunoTaskId": "nope", "callBackUrl": cb})).await;
+    let v = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": "nope", "callBackUrl": cb}),
+        )
+        .await;
     assert_eq!(v["code"], 404, "{v}");
     let running = emu.generate(&rand_name(), "Not yet").await;
-    let v = emu.post("/api/v1/suno/recovery", json!({"sunoTaskId": running, "callBackUrl": cb})).await;
+    let v = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": running, "callBackUrl": cb}),
+        )
+        .await;
     assert_eq!(v["code"], 404, "{v}");
-    let v = emu.post("/api/v1/suno/recovery", json!({"callBackUrl": cb})).await;
+    let v = emu
+        .post("/api/v1/suno/recovery", json!({"callBackUrl": cb}))
+        .await;
     assert_eq!(v["code"], 400, "{v}");
-    let v = emu.get("/api/v1/suno/recovery/record-info?task_id=nope").await;
+    let v = emu
+        .get("/api/v1/suno/recovery/record-info?task_id=nope")
+        .await;
     assert_eq!(v["code"], 404, "{v}");
 
     let (old, _) = finished(&emu, "Fails").await;
@@ -290,9 +347,15 @@ async fn recovery_refuses_unknown_and_unfinished_tasks_and_reports_a_failure() {
         )
         .await);
     emu.advance(STAGE).await;
-    let v = emu.get(&format!("/api/v1/suno/recovery/record-info?task_id={task}")).await;
+    let v = emu
+        .get(&format!("/api/v1/suno/recovery/record-info?task_id={task}"))
+        .await;
     assert_eq!(v["code"], 500, "{v}");
-    assert!(v["data"].as_array().unwrap().iter().all(|t| t["status"] == "failed"));
+    assert!(v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["status"] == "failed"));
     let cb = emu.inbox_wait(&inbox, 1).await;
     assert_ne!(cb[0]["body"]["code"], 200);
     assert_eq!(cb[0]["body"]["data"]["recovery_data"], Value::Null);
@@ -300,13 +363,17 @@ async fn recovery_refuses_unknown_and_unfinished_tasks_and_reports_a_failure() {
 }
 
 async fn validation(emu: &Emu, task: &str) -> Value {
-    let v = emu.get(&format!("/api/v1/voice/validate-info?taskId={task}")).await;
+    let v = emu
+        .get(&format!("/api/v1/voice/validate-info?taskId={task}"))
+        .await;
     assert_eq!(v["code"], 200, "{v}");
     v["data"].clone()
 }
 
 async fn voice(emu: &Emu, task: &str) -> Value {
-    let v = emu.get(&format!("/api/v1/voice/record-info?taskId={task}")).await;
+    let v = emu
+        .get(&format!("/api/v1/voice/record-info?taskId={task}"))
+        .await;
     assert_eq!(v["code"], 200, "{v}");
     v["data"].clone()
 }
@@ -329,21 +396,35 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     assert_eq!(v["taskId"], first.as_str());
     // No voice before the phrase is ready.
     let early = emu
-        .post("/api/v1/voice/generate", json!({"taskId": first, "verifyUrl": recording}))
+        .post(
+            "/api/v1/voice/generate",
+            json!({"taskId": first, "verifyUrl": recording}),
+        )
         .await;
     assert_eq!(early["code"], 400, "{early}");
-    assert!(early["msg"].as_str().unwrap().contains("not ready"), "{early}");
+    assert!(
+        early["msg"].as_str().unwrap().contains("not ready"),
+        "{early}"
+    );
     emu.advance(STAGE).await;
-    assert_eq!(validation(&emu, &first).await["status"], "processing_validate");
+    assert_eq!(
+        validation(&emu, &first).await["status"],
+        "processing_validate"
+    );
     emu.advance(STAGE).await;
     let ready = validation(&emu, &first).await;
     assert_eq!(ready["status"], "wait_validating", "{ready}");
     assert_eq!(ready["errorCode"], Value::Null);
     let phrase = ready["validateInfo"].as_str().unwrap().to_owned();
-    let french = ["lune", "rivière", "vent", "étoile", "jardin", "chanson", "matin", "ciel"];
+    let french = [
+        "lune", "rivière", "vent", "étoile", "jardin", "chanson", "matin", "ciel",
+    ];
     assert!(phrase.split(' ').all(|w| french.contains(&w)), "{phrase}");
     // The same request gives the same phrase.
-    assert_eq!(validation(&emu, &first).await["validateInfo"], phrase.as_str());
+    assert_eq!(
+        validation(&emu, &first).await["validateInfo"],
+        phrase.as_str()
+    );
     let cb = emu.inbox_wait(&inbox, 1).await;
     let body = &cb[0]["body"];
     assert_eq!(body["code"], 200);
@@ -355,7 +436,10 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     // A new phrase, with the documented `calBackUrl` spelling; the old validation is superseded.
     let inbox2 = rand_name();
     let second = id(&emu
-        .post("/api/v1/voice/regenerate", json!({"taskId": first, "calBackUrl": emu.inbox_url(&inbox2)}))
+        .post(
+            "/api/v1/voice/regenerate",
+            json!({"taskId": first, "calBackUrl": emu.inbox_url(&inbox2)}),
+        )
         .await);
     assert_ne!(second, first);
     emu.advance(2 * STAGE).await;
@@ -363,14 +447,26 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     assert_eq!(regenerated["status"], "wait_validating");
     let new_phrase = regenerated["validateInfo"].as_str().unwrap();
     assert_ne!(new_phrase, phrase);
-    assert!(new_phrase.split(' ').all(|w| french.contains(&w)), "same language");
-    assert_eq!(emu.inbox_wait(&inbox2, 1).await[0]["body"]["data"]["validateInfo"], new_phrase);
+    assert!(
+        new_phrase.split(' ').all(|w| french.contains(&w)),
+        "same language"
+    );
+    assert_eq!(
+        emu.inbox_wait(&inbox2, 1).await[0]["body"]["data"]["validateInfo"],
+        new_phrase
+    );
     let verify = upload(&emu, &wav(4.0), "phrase.wav").await;
     let old = emu
-        .post("/api/v1/voice/generate", json!({"taskId": first, "verifyUrl": verify}))
+        .post(
+            "/api/v1/voice/generate",
+            json!({"taskId": first, "verifyUrl": verify}),
+        )
         .await;
     assert_eq!(old["code"], 400, "{old}");
-    assert!(old["msg"].as_str().unwrap().contains(&second), "names the new task: {old}");
+    assert!(
+        old["msg"].as_str().unwrap().contains(&second),
+        "names the new task: {old}"
+    );
 
     let inbox3 = rand_name();
     let made = id(&emu
@@ -383,10 +479,17 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     let v = voice(&emu, &made).await;
     assert_eq!(v["status"], "wait_processing");
     assert_eq!(v["voiceId"], Value::Null);
-    let check = emu.post("/api/v1/voice/check-voice", json!({"task_id": made})).await;
+    let check = emu
+        .post("/api/v1/voice/check-voice", json!({"task_id": made}))
+        .await;
     assert_eq!(check["data"]["isAvailable"], false, "{check}");
     // Not usable yet.
-    let early = emu.post("/api/v1/generate", custom(json!({"personaId": "x", "personaModel": "voice_persona"}))).await;
+    let early = emu
+        .post(
+            "/api/v1/generate",
+            custom(json!({"personaId": "x", "personaModel": "voice_persona"})),
+        )
+        .await;
     assert_eq!(early["code"], 400);
     emu.advance(STAGE).await;
     assert_eq!(voice(&emu, &made).await["status"], "processing_validate");
@@ -394,7 +497,9 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     let v = voice(&emu, &made).await;
     assert_eq!(v["status"], "success", "{v}");
     let voice_id = v["voiceId"].as_str().unwrap().to_owned();
-    let check = emu.post("/api/v1/voice/check-voice", json!({"task_id": made})).await;
+    let check = emu
+        .post("/api/v1/voice/check-voice", json!({"task_id": made}))
+        .await;
     assert_eq!(check["code"], 200, "{check}");
     assert_eq!(check["data"]["isAvailable"], true);
     let cb = emu.inbox_wait(&inbox3, 1).await;
@@ -405,10 +510,15 @@ async fn the_voice_flow_runs_in_its_documented_order() {
 
     // The voice sings as a persona.
     id(&emu
-        .post("/api/v1/generate", custom(json!({"personaId": voice_id, "personaModel": "voice_persona"})))
+        .post(
+            "/api/v1/generate",
+            custom(json!({"personaId": voice_id, "personaModel": "voice_persona"})),
+        )
         .await);
     // As a style persona it is unknown.
-    let v = emu.post("/api/v1/generate", custom(json!({"personaId": voice_id}))).await;
+    let v = emu
+        .post("/api/v1/generate", custom(json!({"personaId": voice_id})))
+        .await;
     assert_eq!(v["code"], 400, "{v}");
 }
 
@@ -417,18 +527,28 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     let emu = Emu::start(&PACED).await;
     let recording = upload(&emu, &wav(6.0), "short.wav").await;
     let text = upload(&emu, b"just some words, not a song\n", "notes.txt").await;
-    let validate = |url: &str, end: f64| json!({"voiceUrl": url, "vocalStartS": 0.5, "vocalEndS": end});
+    let validate =
+        |url: &str, end: f64| json!({"voiceUrl": url, "vocalStartS": 0.5, "vocalEndS": end});
 
     // Past the recording's end, and an end before the start.
-    let v = emu.post("/api/v1/voice/validate", validate(&recording, 9.0)).await;
+    let v = emu
+        .post("/api/v1/voice/validate", validate(&recording, 9.0))
+        .await;
     assert_eq!(v["code"], 400, "{v}");
     assert!(v["msg"].as_str().unwrap().contains("vocalEndS"), "{v}");
-    let v = emu.post("/api/v1/voice/validate", validate(&recording, 0.2)).await;
+    let v = emu
+        .post("/api/v1/voice/validate", validate(&recording, 0.2))
+        .await;
     assert_eq!(v["code"], 400, "{v}");
     // Not audio, and not an upload of this emulator: the task fails.
-    let not_audio = id(&emu.post("/api/v1/voice/validate", validate(&text, 5.0)).await);
+    let not_audio = id(&emu
+        .post("/api/v1/voice/validate", validate(&text, 5.0))
+        .await);
     let elsewhere = id(&emu
-        .post("/api/v1/voice/validate", validate("https://example.com/me.wav", 5.0))
+        .post(
+            "/api/v1/voice/validate",
+            validate("https://example.com/me.wav", 5.0),
+        )
         .await);
     let inbox = rand_name();
     let failing = id(&emu
@@ -439,14 +559,21 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
         )
         .await);
     emu.advance(2 * STAGE).await;
-    for (task, why) in [(&not_audio, "not audio"), (&elsewhere, "upload host"), (&failing, "")] {
+    for (task, why) in [
+        (&not_audio, "not audio"),
+        (&elsewhere, "upload host"),
+        (&failing, ""),
+    ] {
         let v = validation(&emu, task).await;
         assert_eq!(v["status"], "processing_validate_fail", "{v}");
         assert_eq!(v["validateInfo"], Value::Null);
         assert!(v["errorCode"].is_i64(), "{v}");
         assert!(v["errorMessage"].as_str().unwrap().contains(why), "{v}");
         let create = emu
-            .post("/api/v1/voice/generate", json!({"taskId": task, "verifyUrl": recording}))
+            .post(
+                "/api/v1/voice/generate",
+                json!({"taskId": task, "verifyUrl": recording}),
+            )
             .await;
         assert_eq!(create["code"], 400, "{create}");
     }
@@ -455,28 +582,51 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     assert_eq!(cb[0]["body"]["data"]["validateInfo"], Value::Null);
 
     // Unknown tasks everywhere.
-    for path in ["/api/v1/voice/validate-info?taskId=nope", "/api/v1/voice/record-info?taskId=nope"] {
+    for path in [
+        "/api/v1/voice/validate-info?taskId=nope",
+        "/api/v1/voice/record-info?taskId=nope",
+    ] {
         assert_eq!(emu.get(path).await["code"], 404, "{path}");
     }
-    let v = emu.post("/api/v1/voice/check-voice", json!({"task_id": "nope"})).await;
-    assert_eq!(v["code"], 404, "{v}");
     let v = emu
-        .post("/api/v1/voice/regenerate", json!({"taskId": "nope", "calBackUrl": "https://example.com/cb"}))
+        .post("/api/v1/voice/check-voice", json!({"task_id": "nope"}))
         .await;
     assert_eq!(v["code"], 404, "{v}");
-    let v = emu.post("/api/v1/voice/generate", json!({"taskId": "nope", "verifyUrl": recording})).await;
+    let v = emu
+        .post(
+            "/api/v1/voice/regenerate",
+            json!({"taskId": "nope", "calBackUrl": "https://example.com/cb"}),
+        )
+        .await;
+    assert_eq!(v["code"], 404, "{v}");
+    let v = emu
+        .post(
+            "/api/v1/voice/generate",
+            json!({"taskId": "nope", "verifyUrl": recording}),
+        )
+        .await;
     assert_eq!(v["code"], 404, "{v}");
     // regenerate needs its misspelt field.
     let v = emu
-        .post("/api/v1/voice/regenerate", json!({"taskId": failing, "callBackUrl": "https://example.com/cb"}))
+        .post(
+            "/api/v1/voice/regenerate",
+            json!({"taskId": failing, "callBackUrl": "https://example.com/cb"}),
+        )
         .await;
     assert_eq!(v["code"], 400, "{v}");
     assert!(v["msg"].as_str().unwrap().contains("calBackUrl"), "{v}");
 
     // A ready phrase, but the recording of it is not audio; then a voice that fails.
-    let ok = id(&emu.post("/api/v1/voice/validate", validate(&recording, 5.0)).await);
+    let ok = id(&emu
+        .post("/api/v1/voice/validate", validate(&recording, 5.0))
+        .await);
     emu.advance(2 * STAGE).await;
-    let v = emu.post("/api/v1/voice/generate", json!({"taskId": ok, "verifyUrl": text})).await;
+    let v = emu
+        .post(
+            "/api/v1/voice/generate",
+            json!({"taskId": ok, "verifyUrl": text}),
+        )
+        .await;
     assert_eq!(v["code"], 400, "{v}");
     assert!(v["msg"].as_str().unwrap().contains("verifyUrl"), "{v}");
     let inbox = rand_name();
@@ -491,7 +641,9 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     let v = voice(&emu, &failed).await;
     assert_eq!(v["status"], "fail", "{v}");
     assert_eq!(v["voiceId"], Value::Null);
-    let check = emu.post("/api/v1/voice/check-voice", json!({"task_id": failed})).await;
+    let check = emu
+        .post("/api/v1/voice/check-voice", json!({"task_id": failed}))
+        .await;
     assert_eq!(check["data"]["isAvailable"], false);
     let cb = emu.inbox_wait(&inbox, 1).await;
     assert_eq!(cb[0]["body"]["data"]["voiceId"], Value::Null);

@@ -72,9 +72,6 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
             .iter()
             .position(|t| recovery::file(t) == name)
             .map(|index| Product::Recovered { index }),
-        TaskKind::Lyrics
-        | TaskKind::Midi
-        | TaskKind::VoiceValidation
-        | TaskKind::Voice => None,
+        TaskKind::Lyrics | TaskKind::Midi | TaskKind::VoiceValidation | TaskKind::Voice => None,
     }
 }

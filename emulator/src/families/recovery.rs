@@ -3,7 +3,9 @@
 //! failed). The links are files of the recovery task, holding the old tracks' very audio.
 
 use serde_json::{json, Value};
-use tunesmith_protocol::status::{is_failure, RECOVERY_ALL_FAILED, RECOVERY_DONE, RECOVERY_RUNNING};
+use tunesmith_protocol::status::{
+    is_failure, RECOVERY_ALL_FAILED, RECOVERY_DONE, RECOVERY_RUNNING,
+};
 use tunesmith_protocol::wire::RecoveredTrack;
 
 use super::common::Links;
@@ -21,7 +23,12 @@ fn tracks(task: &Task, links: Links<'_>, failed: Option<&str>) -> Vec<RecoveredT
             id: t.id.clone(),
             audio_url: failed.is_none().then(|| links.file(&task.id, &file(t))),
             title: t.title.clone(),
-            status: if failed.is_some() { "failed" } else { "success" }.to_owned(),
+            status: if failed.is_some() {
+                "failed"
+            } else {
+                "success"
+            }
+            .to_owned(),
             error: failed.map(str::to_owned),
         })
         .collect()
@@ -35,9 +42,17 @@ pub fn envelope(task: &Task, now: i64, links: Links<'_>) -> Value {
         let status = task.status(now);
         if is_failure(status) {
             let f = task.failure_of(status);
-            (RECOVERY_ALL_FAILED, f.message.clone(), json!(tracks(task, links, Some(&f.message))))
+            (
+                RECOVERY_ALL_FAILED,
+                f.message.clone(),
+                json!(tracks(task, links, Some(&f.message))),
+            )
         } else {
-            (RECOVERY_DONE, "success".to_owned(), json!(tracks(task, links, None)))
+            (
+                RECOVERY_DONE,
+                "success".to_owned(),
+                json!(tracks(task, links, None)),
+            )
         }
     };
     json!({"code": code, "msg": msg, "task_id": task.id, "data": data})

@@ -15,16 +15,41 @@ use crate::core::task::Task;
 /// Words of each phrase language (the documented `language` values); English by default.
 fn words(language: &str) -> &'static [&'static str] {
     match language {
-        "zh" => &["月光", "河流", "微风", "星星", "花园", "歌声", "远方", "清晨"],
-        "es" => &["luna", "río", "viento", "estrella", "jardín", "canción", "mañana", "cielo"],
-        "fr" => &["lune", "rivière", "vent", "étoile", "jardin", "chanson", "matin", "ciel"],
-        "pt" => &["lua", "rio", "vento", "estrela", "jardim", "canção", "manhã", "céu"],
-        "de" => &["Mond", "Fluss", "Wind", "Stern", "Garten", "Lied", "Morgen", "Himmel"],
-        "ja" => &["つき", "かわ", "かぜ", "ほし", "にわ", "うた", "あさ", "そら"],
-        "ko" => &["달빛", "강물", "바람", "별빛", "정원", "노래", "아침", "하늘"],
+        "zh" => &[
+            "月光", "河流", "微风", "星星", "花园", "歌声", "远方", "清晨",
+        ],
+        "es" => &[
+            "luna", "río", "viento", "estrella", "jardín", "canción", "mañana", "cielo",
+        ],
+        "fr" => &[
+            "lune", "rivière", "vent", "étoile", "jardin", "chanson", "matin", "ciel",
+        ],
+        "pt" => &[
+            "lua", "rio", "vento", "estrela", "jardim", "canção", "manhã", "céu",
+        ],
+        "de" => &[
+            "Mond", "Fluss", "Wind", "Stern", "Garten", "Lied", "Morgen", "Himmel",
+        ],
+        "ja" => &[
+            "つき", "かわ", "かぜ", "ほし", "にわ", "うた", "あさ", "そら",
+        ],
+        "ko" => &[
+            "달빛", "강물", "바람", "별빛", "정원", "노래", "아침", "하늘",
+        ],
         "hi" => &["चाँद", "नदी", "हवा", "तारा", "बाग़", "गीत", "सुबह", "आसमान"],
-        "ru" => &["луна", "река", "ветер", "звезда", "сад", "песня", "утро", "небо"],
-        _ => &["moon", "river", "wind", "star", "garden", "song", "morning", "sky"],
+        "ru" => &[
+            "луна",
+            "река",
+            "ветер",
+            "звезда",
+            "сад",
+            "песня",
+            "утро",
+            "небо",
+        ],
+        _ => &[
+            "moon", "river", "wind", "star", "garden", "song", "morning", "sky",
+        ],
     }
 }
 
@@ -36,7 +61,11 @@ pub fn language(task: &Task) -> &str {
 /// The phrase a seed gives in `language`: six words of its list, deterministic.
 pub fn phrase(seed: u64, language: &str) -> String {
     let list = words(language);
-    let sep = if matches!(language, "zh" | "ja") { "" } else { " " };
+    let sep = if matches!(language, "zh" | "ja") {
+        ""
+    } else {
+        " "
+    };
     (0..6u64)
         .map(|i| list[(fnv(&[&seed.to_le_bytes(), &i.to_le_bytes()]) % list.len() as u64) as usize])
         .collect::<Vec<_>>()
@@ -116,7 +145,9 @@ pub fn validation_callback(task: &Task, phase: usize) -> Value {
         msg,
         data: VoiceCallbackData {
             task_id: task.id.clone(),
-            validate_info: Some((label == VOICE_PHRASE_READY).then(|| phrase(task.seed, language(task)))),
+            validate_info: Some(
+                (label == VOICE_PHRASE_READY).then(|| phrase(task.seed, language(task)))
+            ),
             voice_id: None,
             status: label.clone(),
         },

@@ -5,7 +5,9 @@
 use axum::extract::State;
 use axum::response::Response;
 use serde_json::{Map, Value};
-use tunesmith_protocol::endpoints::{PERSONA_DEFAULT_END_S, PERSONA_DEFAULT_START_S, PERSONA_SEGMENT_MIN_S};
+use tunesmith_protocol::endpoints::{
+    PERSONA_DEFAULT_END_S, PERSONA_DEFAULT_START_S, PERSONA_SEGMENT_MIN_S,
+};
 use tunesmith_protocol::status::SUCCESS;
 use tunesmith_protocol::wire::PersonaRecord;
 use tunesmith_protocol::{ErrorKind, Family, Op, RuleKind};
@@ -43,7 +45,10 @@ pub async fn create(
         )));
     }
     let track = &task.tracks[i];
-    let start = param.get("vocalStart").and_then(Value::as_f64).unwrap_or(PERSONA_DEFAULT_START_S);
+    let start = param
+        .get("vocalStart")
+        .and_then(Value::as_f64)
+        .unwrap_or(PERSONA_DEFAULT_START_S);
     let end = match param.get("vocalEnd").and_then(Value::as_f64) {
         Some(end) => end,
         // The default end stops at a shorter track's end.
@@ -57,7 +62,11 @@ pub async fn create(
         )));
     }
     if app.personas.of_audio(&track.id).is_some() {
-        return Err(ApiError::kind(F, ErrorKind::Conflict, "Persona already exists for this music"));
+        return Err(ApiError::kind(
+            F,
+            ErrorKind::Conflict,
+            "Persona already exists for this music",
+        ));
     }
     charge(&app.credits, &caller.key, Op::GeneratePersona, &param)
         .map_err(|e| ApiError::from_core(F, e))?;
@@ -79,10 +88,18 @@ pub async fn create(
     };
     match app.personas.add(persona) {
         Ok(true) => Ok(ok(record)),
-        Ok(false) => Err(ApiError::kind(F, ErrorKind::Conflict, "Persona already exists for this music")),
+        Ok(false) => Err(ApiError::kind(
+            F,
+            ErrorKind::Conflict,
+            "Persona already exists for this music",
+        )),
         Err(e) => {
             eprintln!("server error: could not store the persona: {e}");
-            Err(ApiError::kind(F, ErrorKind::Server, "Server error: could not store the persona"))
+            Err(ApiError::kind(
+                F,
+                ErrorKind::Server,
+                "Server error: could not store the persona",
+            ))
         }
     }
 }
@@ -97,7 +114,10 @@ pub fn check_use(app: &AppState, param: &Map<String, Value>) -> Result<(), ApiEr
         Err(ApiError::new(
             Family::Music,
             400,
-            format!("`personaId` {id} is {what} (rule: {})", RuleKind::Dependency.as_str()),
+            format!(
+                "`personaId` {id} is {what} (rule: {})",
+                RuleKind::Dependency.as_str()
+            ),
         ))
     };
     if text(param, "personaModel") == Some("voice_persona") {

@@ -70,7 +70,11 @@ pub async fn validate(
             },
         ),
         Ok(Some(seconds)) => {
-            let end = task.param.get("vocalEndS").and_then(Value::as_f64).unwrap_or(0.0);
+            let end = task
+                .param
+                .get("vocalEndS")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0);
             if end > seconds {
                 return Err(ApiError::new(
                     F,
@@ -107,7 +111,9 @@ fn current_validation(
     if let Some(new) = app.personas.superseded_by(id) {
         return Err(refuse(
             "taskId",
-            format!("{id} was superseded by regenerate task {new}: use that task's phrase and taskId"),
+            format!(
+                "{id} was superseded by regenerate task {new}: use that task's phrase and taskId"
+            ),
         ));
     }
     Ok(task)
@@ -124,7 +130,10 @@ pub async fn regenerate(
     if !voice::phrase_ready(&old, now) {
         return Err(refuse(
             "taskId",
-            format!("{old_id} has no phrase to replace yet (status {})", voice::validation_record(&old, now).status),
+            format!(
+                "{old_id} has no phrase to replace yet (status {})",
+                voice::validation_record(&old, now).status
+            ),
         ));
     }
     let mut task = draft(&app, &caller, param)?;
@@ -174,7 +183,11 @@ pub async fn create(
     task.parent_task = Some(id);
     if let Err(e) = app.personas.add_voice(&voice::voice_id(&task), &task.id) {
         eprintln!("server error: could not store the voice: {e}");
-        return Err(ApiError::new(F, 500, "Server error: could not store the voice"));
+        return Err(ApiError::new(
+            F,
+            500,
+            "Server error: could not store the voice",
+        ));
     }
     create_task(&app, &caller, task)
 }
