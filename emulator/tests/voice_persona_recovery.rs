@@ -650,3 +650,34 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     assert!(cb[0]["body"]["data"].get("validateInfo").is_none());
     assert_ne!(cb[0]["body"]["code"], 200);
 }
+
+#[tokio::test]
+async fn recovery_brings_back_tracks_whose_links_expired() {
+    let emu = Emu::start(&PACED).await;
+    let (old, rec) = finished(&emu, "Long ago").await;
+    let t = &tracks(&rec)[0];
+    let old_url = t["audioUrl"].as_str().unwrap();
+    let original = emu.public(old_url).await.bytes().await.unwrap();
+    // Past the 14 days of retention, the old link is gone.
+    emu.advance(15 * 24 * 3600 * 1000).await;
+    assert_eq!(emu.public(old_url).await.status(), 404);
+    let task = id(&emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": old, "callBackUrl": "https://example.com/cb"}),
+        )
+        .await);
+    emu.advance(STAGE).await;
+    let done = emu
+        .get(&format!("/api/v1/suno/recovery/record-info?task_id={task}"))
+        .await;
+    assert_eq!(done["code"], 200, "{done}");
+    let fresh = done["data"][0]["audio_url"].as_str().unwrap();
+    let got = emu.public(fresh).await;
+    assert_eq!(got.status(), 200);
+    assert_eq!(
+        got.bytes().await.unwrap(),
+        original,
+        "the same audio, synthesized again"
+    );
+}
