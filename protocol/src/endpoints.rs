@@ -3,7 +3,7 @@
 //! generator, the validators and `/openapi.json` all read it.
 
 use crate::codes::Family;
-use crate::rules::{check, FieldRule, Fields, Kind, RuleKind, ValidationError, Value};
+use crate::rules::{check, FieldRule, Fields, Kind, Range, RuleKind, ValidationError, Value};
 use crate::schema::Record;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,28 +151,32 @@ pub const MAX_EXTEND_PROMPT: usize = 3000;
 pub const MAX_EXTEND_STYLE: usize = 200;
 pub const MAX_EXTEND_TITLE: usize = 80;
 
+#[cfg_attr(not(feature = "docs"), allow(unused_variables))]
 const fn req(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
         required: true,
         kind,
-        doc: docs(doc),
+        #[cfg(feature = "docs")]
+        doc,
     }
 }
+#[cfg_attr(not(feature = "docs"), allow(unused_variables))]
 const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
         required: false,
         kind,
-        doc: docs(doc),
+        #[cfg(feature = "docs")]
+        doc,
     }
 }
 const TEXT: Kind = Kind::Text { max: None };
-const WEIGHT: Kind = Kind::Number {
+const WEIGHT: Kind = Kind::Number(&Range {
     min: 0.0,
     max: 1.0,
     step: Some(0.01),
-};
+});
 
 const CALLBACK: FieldRule = req(
     "callBackUrl",
@@ -199,15 +203,15 @@ const NEGATIVE: FieldRule = opt("negativeTags", TEXT, "Styles or traits to exclu
 const TASK_ID: FieldRule = req("taskId", TEXT, "Id returned when the task was created");
 const PERSONA_ID: FieldRule = opt("personaId", TEXT, "Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`");
 const PERSONA_MODEL: FieldRule = opt("personaModel", Kind::OneOf(crate::schema::PERSONA_MODEL.values), "What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)");
-const SECONDS: Kind = Kind::Number { min: 0.0, max: 86_400.0, step: None };
-const SECONDS_2DP: Kind = Kind::Number { min: 0.0, max: 86_400.0, step: Some(0.01) };
+const SECONDS: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: None });
+const SECONDS_2DP: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: Some(0.01) });
 const AUDIO_ID: FieldRule = req(
     "audioId",
     TEXT,
     "Id of one generated track (the `id` of a Track)",
 );
 const CONTINUE_AT: FieldRule =
-    opt("continueAt", Kind::Number { min: 0.0, max: 86_400.0, step: None }, "Seconds into the source where the extension starts; above 0 and below its length; required with defaultParamFlag true");
+    opt("continueAt", SECONDS, "Seconds into the source where the extension starts; above 0 and below its length; required with defaultParamFlag true");
 const UPLOAD_PATH: FieldRule = opt("uploadPath", Kind::DirPath, "Storage directory, relative");
 const FILE_NAME: FieldRule = opt(
     "fileName",

@@ -90,6 +90,7 @@ async fn every_family_creates_waits_and_decodes() {
             audio_id: audio_id.clone(),
             call_back_url: cb.clone(),
             r#type: Some("separate_vocal".into()),
+            stem_name: None,
         })
         .await
         .unwrap();

@@ -700,6 +700,20 @@ pub static RECOVERED_TRACK: Record = Record {
     ],
 };
 
+pub static RECOVERY_ENVELOPE: Record = Record {
+    name: "RecoveryEnvelope",
+    rust: Some("RecoveryEnvelope"),
+    twin: None,
+    extends: None,
+    doc: "The whole answer of the recovery status query, which has its own envelope: `code` 201 while running, 200 done, 500 every track failed; `task_id` beside `data`.",
+    fields: &[
+        wire("code", Ty::Int, "201 still running, 200 done, 500 every track failed."),
+        wire("msg", STR, "The service's message."),
+        wire("task_id", STR, "The recovery task's id."),
+        wire("data", Ty::Null(&Ty::List(&Ty::Ref(&RECOVERED_TRACK))), "The tracks; null while running."),
+    ],
+};
+
 pub static RECOVERY_TASK: Record = Record {
     name: "RecoveryTask",
     rust: None,
@@ -964,6 +978,7 @@ pub static RECORDS: &[&Record] = &[
     &MIDI_TASK,
     &MIDI_CALLBACK_DATA,
     &RECOVERED_TRACK,
+    &RECOVERY_ENVELOPE,
     &RECOVERY_TASK,
     &RECOVERY_CALLBACK_DATA,
     &VOICE_VALIDATION_TASK,

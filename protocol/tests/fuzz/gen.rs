@@ -507,7 +507,7 @@ impl<'a> Gen<'a> {
                 let n = self.below(max + 2);
                 Value::Array((0..n).map(|_| Value::String(self.string())).collect())
             }
-            Kind::Number { min, max, step } => {
+            Kind::Number(&tunesmith_protocol::rules::Range { min, max, step }) => {
                 let candidates = [
                     min,
                     max,

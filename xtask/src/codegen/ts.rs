@@ -145,7 +145,7 @@ pub fn rule_text(kind: Kind) -> Option<String> {
         Kind::Text { max: None } => return None,
         Kind::Words { max_words } => format!("At most {max_words} words."),
         Kind::Url => "An absolute http or https URL.".into(),
-        Kind::Number { min, max, step } => match step {
+        Kind::Number(&tunesmith_protocol::rules::Range { min, max, step }) => match step {
             Some(step) => format!("{} to {}, in steps of {}.", num::fmt(min), num::fmt(max), num::fmt(step)),
             None => format!("{} to {}.", num::fmt(min), num::fmt(max)),
         },
