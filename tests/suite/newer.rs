@@ -219,11 +219,15 @@ async fn a_persona_sings_a_new_song_and_an_unknown_persona_is_refused() {
     let t = tag("persona");
     let client = client(&t);
     let source = song(&client, &t).await;
+    // The document's segment, 0 to 30 s, within the track (tracks last 20 to 40 s; a segment
+    // that ends after the track is refused with 422).
+    let track = tracks(&source).get(0);
+    let end = prop(&track, "duration").as_f64().unwrap().min(30.0);
     let persona = ok(client.generate_persona(
         js(json!({
-            "taskId": prop_str(&source, "taskId"), "audioId": prop_str(&tracks(&source).get(0), "id"),
+            "taskId": prop_str(&source, "taskId"), "audioId": prop_str(&track, "id"),
             "name": "Electronic Pop Singer", "description": "Modern electronic pop with warm vocals",
-            "vocalStart": 0, "vocalEnd": 30, "style": "Electronic Pop",
+            "vocalStart": 0, "vocalEnd": end, "style": "Electronic Pop",
         })),
         None,
     ))
