@@ -4,6 +4,9 @@
 //! `parseCallback` types; the document's stated rules are refused before anything is sent.
 
 use super::common::*;
+use super::declared::Js;
+use tunesmith_protocol::schema::{self, Ty};
+use tunesmith_protocol::Op;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::json;
 use tunesmith::{parse_callback, Client};
@@ -19,6 +22,17 @@ fn wait() -> Option<JsValue> {
 
 fn fast() -> Option<JsValue> {
     Some(js(json!({ "minIntervalMs": 15, "maxIntervalMs": 40 })))
+}
+
+/// Declared = returned: the value agrees with the declaration its TypeScript comes from.
+fn declared(value: &JsValue, ty: &Ty) {
+    if let Err(m) = schema::check(&Js(value.clone()), ty) {
+        panic!("not as declared: {m} in {}", show(value));
+    }
+}
+
+fn declared_output(value: &JsValue, op: Op) {
+    declared(value, &Ty::Ref(op.output()));
 }
 
 fn tracks(record: &JsValue) -> Array {
@@ -85,8 +99,10 @@ async fn events(name: &str, count: u32) -> Vec<JsValue> {
                 .iter()
                 .map(|i| {
                     let body = prop(&i, "body");
-                    parse_callback(body.clone())
-                        .unwrap_or_else(|e| panic!("{} for {}", message(&e), show(&body)))
+                    let event = parse_callback(body.clone())
+                        .unwrap_or_else(|e| panic!("{} for {}", message(&e), show(&body)));
+                    declared(&event, &Ty::Union(&schema::CALLBACK_EVENT));
+                    event
                 })
                 .collect();
         }
@@ -126,6 +142,7 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
     sorted.dedup();
     assert_eq!(sorted, stages, "no stage twice");
     let record = ok(client.get_task(js(json!({ "taskId": task_id })), None)).await;
+    declared_output(&record, Op::GetTask);
     let sound = tracks(&record).get(0);
     assert!(prop(&sound, "duration").as_f64().is_some_and(|d| d > 0.0));
     let last = events(&t, 1).await;
@@ -232,6 +249,7 @@ async fn a_persona_sings_a_new_song_and_an_unknown_persona_is_refused() {
         None,
     ))
     .await;
+    declared_output(&persona, Op::GeneratePersona);
     let persona_id = prop_str(&persona, "personaId");
     assert_eq!(prop_str(&persona, "name"), "Electronic Pop Singer");
     let with = |persona: &str| {
@@ -284,6 +302,8 @@ async fn midi_lists_the_notes_of_a_separation_and_refuses_other_tasks() {
     ))
     .await;
     assert_eq!(prop_str(&midi, "state"), "succeeded", "{}", show(&midi));
+    declared_output(&midi, Op::GetMidi);
+    declared_output(&separation, Op::GetVocalSeparation);
     assert_eq!(prop(&midi, "successFlag").as_f64(), Some(1.0));
     let instruments = Array::from(&prop(&prop(&midi, "midiData"), "instruments"));
     assert!(instruments.length() >= 1);
@@ -325,6 +345,7 @@ async fn recovery_answers_its_own_envelope_until_fresh_links_are_ready() {
     // Right after creation: 201, running, no tracks yet (not an error).
     let first = ok(client.get_recovery(js(json!({ "task_id": task_id })), None)).await;
     assert_eq!(prop_str(&first, "taskId"), task_id);
+    declared_output(&first, Op::GetRecovery);
     assert!(["running", "succeeded"].contains(&prop_str(&first, "state").as_str()));
     let record = ok(client.wait_for_recovery(
         JsValue::from_str(&task_id),
@@ -333,6 +354,7 @@ async fn recovery_answers_its_own_envelope_until_fresh_links_are_ready() {
     .await;
     assert_eq!(prop_str(&record, "state"), "succeeded", "{}", show(&record));
     assert_eq!(prop(&record, "code").as_f64(), Some(200.0));
+    declared_output(&record, Op::GetRecovery);
     let recovered = tracks(&record);
     assert_eq!(recovered.length(), tracks(&source).length());
     let link = prop_str(&recovered.get(0), "audio_url");
@@ -363,6 +385,7 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     ))
     .await;
     assert_eq!(prop_str(&validation, "state"), "succeeded", "{}", show(&validation));
+    declared_output(&validation, Op::GetVoiceValidation);
     let phrase = prop_str(&validation, "validateInfo");
     assert!(!phrase.is_empty());
 
@@ -392,9 +415,11 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     ))
     .await;
     assert_eq!(prop_str(&voice, "state"), "succeeded", "{}", show(&voice));
+    declared_output(&voice, Op::GetVoice);
     let voice_id = prop_str(&voice, "voiceId");
     let available = ok(client.check_voice(js(json!({ "task_id": prop_str(&voice, "taskId") })), None)).await;
     assert_eq!(prop(&available, "isAvailable").as_bool(), Some(true));
+    declared_output(&available, Op::CheckVoice);
 
     // The voice sings: personaId with personaModel voice_persona, on V5.
     let song = ok(client.generate(
