@@ -92,9 +92,15 @@ pub fn music_router(app: AppState) -> Router {
         .route("/_emulator/clock", post(admin::clock))
         .method_not_allowed_fallback(music_not_found);
     router = match &app.config.www {
-        Some(dir) => router.fallback_service(ServeDir::new(dir).not_found_service(
-            axum::handler::HandlerWithoutStateExt::into_service(music_not_found),
-        )),
+        // The page is served to GET and HEAD only: any other method on a path that is not an
+        // operation is the service's own "invalid method or path" (a bare HTTP 405 from the file
+        // server would read as the music family's rate limit).
+        Some(dir) => router.fallback_service(
+            axum::routing::get_service(ServeDir::new(dir).not_found_service(
+                axum::handler::HandlerWithoutStateExt::into_service(music_not_found),
+            ))
+            .fallback(music_not_found),
+        ),
         None => router.fallback(music_not_found),
     };
     router
