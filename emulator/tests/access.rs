@@ -476,7 +476,12 @@ async fn unknown_paths_answer_the_service_404_even_beside_the_page() {
     assert_eq!(res.status().as_u16(), 404);
     let v: Value = res.json().await.unwrap();
     assert_eq!(v["code"], 404, "the envelope, with its code: {v}");
-    let page = emu.http.get(format!("{}/index.html", emu.music)).send().await.unwrap();
+    let page = emu
+        .http
+        .get(format!("{}/index.html", emu.music))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(page.status().as_u16(), 200, "the page is still served");
     let _ = std::fs::remove_dir_all(&dir);
 }

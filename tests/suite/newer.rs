@@ -5,11 +5,11 @@
 
 use super::common::*;
 use super::declared::Js;
-use tunesmith_protocol::schema::{self, Ty};
-use tunesmith_protocol::Op;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::json;
 use tunesmith::{parse_callback, Client};
+use tunesmith_protocol::schema::{self, Ty};
+use tunesmith_protocol::Op;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -137,7 +137,11 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
         }
         stages.push(prop_str(&prop(&step, "value"), "stage"));
     }
-    assert_eq!(stages.last().map(String::as_str), Some("complete"), "{stages:?}");
+    assert_eq!(
+        stages.last().map(String::as_str),
+        Some("complete"),
+        "{stages:?}"
+    );
     let mut sorted = stages.clone();
     sorted.dedup();
     assert_eq!(sorted, stages, "no stage twice");
@@ -151,15 +155,37 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
     // Sounds take V5 only, and a tempo of 1 to 300.
     for (request, field, rule) in [
         (json!({ "prompt": "p", "model": "V6" }), "model", "one_of"),
-        (json!({ "prompt": "p", "model": "V5", "soundTempo": 301 }), "soundTempo", "range"),
-        (json!({ "prompt": "p".repeat(501), "model": "V5" }), "prompt", "max_length"),
-        (json!({ "prompt": "p", "model": "V5", "soundKey": "H" }), "soundKey", "one_of"),
+        (
+            json!({ "prompt": "p", "model": "V5", "soundTempo": 301 }),
+            "soundTempo",
+            "range",
+        ),
+        (
+            json!({ "prompt": "p".repeat(501), "model": "V5" }),
+            "prompt",
+            "max_length",
+        ),
+        (
+            json!({ "prompt": "p", "model": "V5", "soundKey": "H" }),
+            "soundKey",
+            "one_of",
+        ),
     ] {
         let e = err(client.generate_sounds(js(request), None)).await;
         assert_class(&e, "ValidationError");
-        assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), (field, rule));
+        assert_eq!(
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
+            (field, rule)
+        );
     }
-    assert_eq!(stats(&t).await.1, 1, "only the valid sounds task was created");
+    assert_eq!(
+        stats(&t).await.1,
+        1,
+        "only the valid sounds task was created"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -185,7 +211,15 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
     ] {
         let e = err(client.replace_section(request(start, end), None)).await;
         assert_class(&e, "ValidationError");
-        assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), (field, rule), "{}", message(&e));
+        assert_eq!(
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
+            (field, rule),
+            "{}",
+            message(&e)
+        );
     }
     assert_eq!(stats(&t).await, before, "refused windows reach nothing");
 
@@ -195,9 +229,10 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
 
     // The service's own check: at most half of the track.
     let duration = prop(&tracks(&source).get(0), "duration").as_f64().unwrap();
-    let long = (duration * 0.5 + 6.0).min(60.0).max(6.0);
+    let long = (duration * 0.5 + 6.0).clamp(6.0, 60.0);
     if long > duration / 2.0 {
-        let e = err(client.replace_section(request(0.0, (long * 100.0).round() / 100.0), None)).await;
+        let e =
+            err(client.replace_section(request(0.0, (long * 100.0).round() / 100.0), None)).await;
         assert_class(&e, "ApiError");
         assert_eq!(prop_str(&e, "kind"), "invalid", "{}", message(&e));
     }
@@ -311,7 +346,10 @@ async fn midi_lists_the_notes_of_a_separation_and_refuses_other_tasks() {
     assert!(notes.length() > 0, "{}", show(&midi));
     for note in notes.iter() {
         let pitch = prop(&note, "pitch").as_f64().unwrap();
-        let (start, end) = (prop(&note, "start").as_f64().unwrap(), prop(&note, "end").as_f64().unwrap());
+        let (start, end) = (
+            prop(&note, "start").as_f64().unwrap(),
+            prop(&note, "end").as_f64().unwrap(),
+        );
         assert!((0.0..=127.0).contains(&pitch) && pitch.fract() == 0.0);
         assert!(start < end, "{}", show(&note));
     }
@@ -358,7 +396,10 @@ async fn recovery_answers_its_own_envelope_until_fresh_links_are_ready() {
     let recovered = tracks(&record);
     assert_eq!(recovered.length(), tracks(&source).length());
     let link = prop_str(&recovered.get(0), "audio_url");
-    assert!(bytes_of(&link).await.length() > 1000, "the fresh link serves audio");
+    assert!(
+        bytes_of(&link).await.length() > 1000,
+        "the fresh link serves audio"
+    );
     let callback = events(&t, 3).await;
     assert!(callback.iter().any(|e| prop_str(e, "family") == "recovery"));
 
@@ -384,7 +425,12 @@ async fn the_voice_flow_runs_in_its_documented_order() {
         wait(),
     ))
     .await;
-    assert_eq!(prop_str(&validation, "state"), "succeeded", "{}", show(&validation));
+    assert_eq!(
+        prop_str(&validation, "state"),
+        "succeeded",
+        "{}",
+        show(&validation)
+    );
     declared_output(&validation, Op::GetVoiceValidation);
     let phrase = prop_str(&validation, "validateInfo");
     assert!(!phrase.is_empty());
@@ -396,7 +442,11 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     ))
     .await;
     let validation_id = prop_str(&again, "taskId");
-    assert_ne!(prop_str(&again, "validateInfo"), phrase, "a different phrase");
+    assert_ne!(
+        prop_str(&again, "validateInfo"),
+        phrase,
+        "a different phrase"
+    );
     // The usual spelling is not this operation's field: refused, with the right one suggested.
     let e = err(client.regenerate_voice_phrase(
         js(json!({ "taskId": validation_id, "callBackUrl": callback_url(&t) })),
@@ -417,7 +467,8 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     assert_eq!(prop_str(&voice, "state"), "succeeded", "{}", show(&voice));
     declared_output(&voice, Op::GetVoice);
     let voice_id = prop_str(&voice, "voiceId");
-    let available = ok(client.check_voice(js(json!({ "task_id": prop_str(&voice, "taskId") })), None)).await;
+    let available =
+        ok(client.check_voice(js(json!({ "task_id": prop_str(&voice, "taskId") })), None)).await;
     assert_eq!(prop(&available, "isAvailable").as_bool(), Some(true));
     declared_output(&available, Op::CheckVoice);
 
@@ -438,7 +489,10 @@ async fn the_voice_flow_runs_in_its_documented_order() {
         .iter()
         .map(|e| prop_str(e, "family"))
         .collect();
-    assert!(families.iter().any(|f| f == "voice_validation"), "{families:?}");
+    assert!(
+        families.iter().any(|f| f == "voice_validation"),
+        "{families:?}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -449,21 +503,52 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
     let long = "p".repeat(1200);
     let cases = [
         // Non-custom mode: a prompt is required, at most 500 characters.
-        (json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }), "prompt", "required"),
-        (json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": long }), "prompt", "max_length"),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }),
+            "prompt",
+            "required",
+        ),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": long }),
+            "prompt",
+            "max_length",
+        ),
         // Custom mode: style and title, and the lyrics unless instrumental.
-        (json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }), "style", "required"),
-        (json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }), "title", "required"),
-        (json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }), "prompt", "required"),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }),
+            "style",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }),
+            "title",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }),
+            "prompt",
+            "required",
+        ),
         // The limits depend on the model: V4 titles are at most 80 characters.
-        (json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "jazz", "title": "t".repeat(81) }), "title", "max_length"),
-        (json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "s".repeat(201), "title": "t" }), "style", "max_length"),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "jazz", "title": "t".repeat(81) }),
+            "title",
+            "max_length",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "s".repeat(201), "title": "t" }),
+            "style",
+            "max_length",
+        ),
     ];
     for (request, field, rule) in cases {
         let e = err(client.generate(js(request.clone()), None)).await;
         assert_class(&e, "ValidationError");
         assert_eq!(
-            (prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()),
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
             (field, rule),
             "{request}: {}",
             message(&e)
@@ -474,6 +559,12 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
         None,
     ))
     .await;
-    assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), ("stemName", "required"));
+    assert_eq!(
+        (
+            prop_str(&e, "field").as_str(),
+            prop_str(&e, "rule").as_str()
+        ),
+        ("stemName", "required")
+    );
     assert_eq!(stats(&t).await, (0, 0), "nothing reached the service");
 }
