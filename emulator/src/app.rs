@@ -17,6 +17,7 @@ use crate::core::credits::Credits;
 use crate::core::faults::Faults;
 use crate::core::inbox::Inbox;
 use crate::core::log::RequestLog;
+use crate::core::personas::Personas;
 use crate::core::rate_limit::Limiter;
 use crate::core::registry::Tasks;
 use crate::core::store::Dirs;
@@ -35,6 +36,7 @@ pub struct App {
     pub tasks: Tasks,
     pub credits: Credits,
     pub uploads: Uploads,
+    pub personas: Personas,
     pub rate: Limiter,
     pub faults: Faults,
     pub log: RequestLog,

@@ -138,6 +138,7 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
         tasks: registry::Tasks::load(&dirs)?,
         credits: credits::Credits::load(&dirs, config.credits)?,
         uploads: uploads::Uploads::load(&dirs)?,
+        personas: crate::core::personas::Personas::load(&dirs)?,
         rate: rate_limit::Limiter::new(config.rate_limit),
         faults: faults::Faults::new(config.fault_rate, seed),
         log: log::RequestLog::default(),

@@ -120,5 +120,10 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
             let seed = task.seed;
             blocking(move || media::tiny_mp4(seed)).await
         }
+        // The very audio of the old track (synthesized again if its own file has expired).
+        Product::Recovered { index } => {
+            let parent = app.tasks.get(task.parent_task.as_deref()?)?;
+            track_bytes(app, &parent, index).await
+        }
     }
 }

@@ -15,6 +15,9 @@ pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
         Op::SeparateVocals | Op::GenerateVideo => 5,
         Op::GenerateCover | Op::ConvertToWav => 2,
         Op::GenerateLyrics | Op::BoostStyle => 1,
+        // A custom voice is trained like a generation; its phrase, a persona, a recovery of
+        // audio already paid for and an availability check are free.
+        Op::CreateVoice => 10,
         _ => 0,
     }
 }

@@ -3,7 +3,8 @@
 use serde_json::{Map, Value};
 use tunesmith_protocol::status::{
     generation_failed, is_failure, CALLBACK_EXCEPTION, CREATE_TASK_FAILED, FIRST_SUCCESS,
-    SENSITIVE_WORD_ERROR, SUCCESS, TEXT_SUCCESS,
+    SENSITIVE_WORD_ERROR, SUCCESS, TEXT_SUCCESS, VOICE_PHRASE_READY, VOICE_PROCESSING,
+    VOICE_SUCCESS,
 };
 use tunesmith_protocol::waiter::TaskKind;
 
@@ -54,6 +55,12 @@ pub fn plan(kind: TaskKind, token: Option<&str>) -> Vec<String> {
         (TaskKind::Cover, None) if skip => v(&[SUCCESS]),
         (TaskKind::Cover, None) => v(&[GENERATING, SUCCESS]),
         (TaskKind::Cover, Some(_)) => v(&[GENERATING, generation_failed(TaskKind::Cover)]),
+        // Voice families: lower-case words; any failure token ends in the family's failure.
+        (TaskKind::VoiceValidation, None) => v(&[VOICE_PROCESSING, VOICE_PHRASE_READY]),
+        (TaskKind::Voice, None) => v(&[VOICE_PROCESSING, VOICE_SUCCESS]),
+        (TaskKind::VoiceValidation | TaskKind::Voice, Some(_)) => {
+            v(&[VOICE_PROCESSING, generation_failed(kind)])
+        }
         (_, None) => v(&[SUCCESS]),
         (_, Some(f)) => vec![f],
     }

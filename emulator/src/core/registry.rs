@@ -22,7 +22,13 @@ struct Inner {
 
 impl Inner {
     fn index(&mut self, task: &Arc<Task>) {
-        for (i, t) in task.tracks.iter().enumerate() {
+        // Only music tasks own their tracks (a recovery lists copies of an older task's).
+        let owned = if task.kind == TaskKind::Music {
+            &task.tracks[..]
+        } else {
+            &[]
+        };
+        for (i, t) in owned.iter().enumerate() {
             self.audio.insert(t.id.clone(), (task.id.clone(), i));
         }
         if let Some(claim) = claim_of(task) {

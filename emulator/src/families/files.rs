@@ -3,7 +3,7 @@
 use tunesmith_protocol::status::{FIRST_SUCCESS, SUCCESS};
 use tunesmith_protocol::waiter::TaskKind;
 
-use super::{cover, music, video, vocal_separation, wav};
+use super::{cover, music, recovery, video, vocal_separation, wav};
 use crate::core::task::Task;
 
 /// What a file name of a task stands for.
@@ -25,6 +25,10 @@ pub enum Product {
         of: usize,
     },
     Video,
+    /// A recovered copy of track `index` of the recovery's source task.
+    Recovered {
+        index: usize,
+    },
 }
 
 /// The product a file name stands for, if it exists at `now`.
@@ -63,10 +67,11 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
                     of: names.len(),
                 })
         }
-        TaskKind::Lyrics
-        | TaskKind::Midi
-        | TaskKind::Recovery
-        | TaskKind::VoiceValidation
-        | TaskKind::Voice => None,
+        TaskKind::Recovery => task
+            .tracks
+            .iter()
+            .position(|t| recovery::file(t) == name)
+            .map(|index| Product::Recovered { index }),
+        TaskKind::Lyrics | TaskKind::Midi | TaskKind::VoiceValidation | TaskKind::Voice => None,
     }
 }

@@ -6,6 +6,8 @@ pub mod cover;
 pub mod files;
 pub mod lyrics;
 pub mod music;
+pub mod recovery;
 pub mod video;
 pub mod vocal_separation;
+pub mod voice;
 pub mod wav;

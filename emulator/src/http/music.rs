@@ -24,6 +24,7 @@ pub async fn create(
     caller: Caller,
     ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
+    super::persona::check_use(&app, &param)?;
     let mut task = draft(&app, &caller, param)?;
     let parent = if caller.op == Op::Extend {
         let audio_id = text(&task.param, "audioId").unwrap_or_default();

@@ -747,6 +747,19 @@ pub struct RecoveredTrack {
     pub error: Option<String>,
 }
 
+/// The whole answer of the recovery status query, which has its own envelope: `code` 201 while running, 200 done, 500 every track failed; `task_id` beside `data`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryEnvelope {
+    /// 201 still running, 200 done, 500 every track failed.
+    pub code: i64,
+    /// The service's message.
+    pub msg: String,
+    /// The recovery task's id.
+    pub task_id: String,
+    /// The tracks; null while running.
+    pub data: Option<Vec<RecoveredTrack>>,
+}
+
 /// `data` of a recovery callback.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecoveryCallbackData {
