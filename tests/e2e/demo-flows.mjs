@@ -220,7 +220,7 @@ flow("persona: made from the track, then a song sung with it (custom mode, its p
   const param = JSON.parse((await record("/api/v1/generate/record-info", id)).param);
   assert(param.personaId === personaId && param.customMode === true, `sent with the persona: ${JSON.stringify(param)}`);
   await heard(".track audio");
-  await shot("flows-6b-persona-song.png");
+  await shotOf(".layout", "flows-6b-persona-song.png");
 });
 
 /** Drags across the waveform from `a` to `b` seconds. */
@@ -267,7 +267,7 @@ flow("replace section: a 7 s window replaced; the new song is followed and plays
   assert(sent?.code === 200, `replaceSection answered ${sent?.code}`);
   await heard(".track audio");
   await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
-  await shot("flows-3b-replaced.png");
+  await shotOf(".layout", "flows-3b-replaced.png");
   assert(id !== songId, "a new task");
 });
 
@@ -325,8 +325,16 @@ flow("the studio on a phone: no horizontal scroll", async () => {
   await page.waitForTimeout(300);
   const { overflow, culprits } = await page.evaluate(() => {
     const w = document.documentElement.clientWidth;
-    const culprits = [...document.querySelectorAll("#studio *, #task-card *")].filter((e) => e.getBoundingClientRect().right > w + 1)
-      .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`);
+    const culprits = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 1 && e.getBoundingClientRect().width > 0)
+      .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+    // Text that runs out of its box (a long word, an id) shows as its parent.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      if (r.width > 0 && r.right > w + 1 && !node.parentElement.closest("#code")) culprits.push(`text in ${node.parentElement.tagName.toLowerCase()}#${node.parentElement.id}.${node.parentElement.className}: ${node.textContent.slice(0, 40)}`);
+    }
     return { overflow: document.documentElement.scrollWidth - w, culprits };
   });
   assert(overflow <= 0, `horizontal overflow of ${overflow}px: ${culprits.join(", ")}`);
