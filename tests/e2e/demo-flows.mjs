@@ -131,7 +131,7 @@ flow("stems: split_stem separates the track into stems, each with a player that 
   await page.click("#stems-go");
   await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
   const names = await page.$$eval("#stems .stem-name", (ns) => ns.map((n) => n.textContent));
-  assert(names.length >= 4, `several stems: ${names}`);
+  assert(names.length >= 3, `several stems: ${names}`);
   const played = await eachPlays("#stems audio");
   assert(played === names.length, `${played} of ${names.length} stems played`);
   const sent = (await sentTo("separateVocals")).at(-1);
@@ -247,6 +247,11 @@ flow("replace section: a 2 s window dragged on the waveform is refused before an
   const start = Number(await page.inputValue("#replace-form [name=infillStartS]"));
   const end = Number(await page.inputValue("#replace-form [name=infillEndS]"));
   assert(Math.abs(start - 2) < 0.2 && Math.abs(end - 4) < 0.2, `window ${start} to ${end}`);
+  // The keyboard moves the selection too: a tenth of a second per arrow press.
+  await page.focus("#replace-wave");
+  await page.keyboard.press("ArrowRight");
+  const moved = await page.textContent("#replace-window");
+  assert(moved.includes(`${(start + 0.1).toFixed(2)} s to ${(end + 0.1).toFixed(2)} s`), `moved by the keyboard: ${moved}`);
   await page.click("#replace-go");
   await page.waitForSelector("#replace-err-infillEndS:not(:empty)");
   const message = await page.textContent("#replace-err-infillEndS");

@@ -172,6 +172,6 @@ export class Waveform {
     g.fillStyle = css.color;
     g.font = "10px system-ui, sans-serif";
     const step = this.duration > 60 ? 10 : this.duration > 20 ? 5 : 2;
-    for (let t = 0; t < this.duration; t += step) g.fillText(`${t}s`, x(t) + 2, height - 4);
+    for (let t = 0; t < this.duration; t += step) if (x(t) + 24 < width) g.fillText(`${t}s`, x(t) + 2, height - 4);
   }
 }
