@@ -33,64 +33,76 @@ export function describeRoll(instruments) {
 
 /** Draws `instruments` on `canvas`; `time`: the playhead in seconds, or null. */
 export function drawPianoRoll(canvas, instruments, { time = null, duration = null } = {}) {
+  const range = extent(instruments);
+  const rows = range ? range.high - range.low + 1 : 0;
+  // At least 6 px a semitone: a wide range makes the roll taller rather than its notes thinner.
+  const wanted = Math.max(220, rows * 6 + AXIS);
+  if (canvas.style.height !== `${wanted}px`) canvas.style.height = `${wanted}px`;
   const dpr = window.devicePixelRatio || 1;
   const width = canvas.clientWidth || 600;
-  const height = canvas.clientHeight || 260;
+  const height = canvas.clientHeight || wanted;
   if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
   if (canvas.height !== Math.round(height * dpr)) canvas.height = Math.round(height * dpr);
   const g = canvas.getContext("2d");
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const css = getComputedStyle(canvas);
-  const ink = css.color;
+  const ink = getComputedStyle(canvas).color;
   g.clearRect(0, 0, width, height);
-  const range = extent(instruments);
   if (!range) return;
   const span = Math.max(duration ?? 0, range.end, 0.001);
-  const rows = range.high - range.low + 1;
   const rowH = (height - AXIS) / rows;
   const x = (t) => KEYS + (t / span) * (width - KEYS - 4);
   const y = (p) => (range.high - p) * rowH;
 
-  // Keyboard strip and row shading: black keys darker, C rows named.
-  g.font = "10px system-ui, sans-serif";
-  g.textBaseline = "middle";
+  // Keyboard strip (white and black keys) and row shading: black-key rows a shade darker.
   for (let p = range.low; p <= range.high; p++) {
     const black = [1, 3, 6, 8, 10].includes(p % 12);
-    g.fillStyle = black ? "rgb(0 0 0 / 0.28)" : "rgb(255 255 255 / 0.05)";
-    g.fillRect(KEYS, y(p), width - KEYS, rowH);
-    g.fillStyle = black ? "#222" : "#eee";
-    g.fillRect(0, y(p) + 0.5, KEYS - 4, Math.max(1, rowH - 1));
-    if (p % 12 === 0 && rowH >= 5) {
-      g.fillStyle = "#333";
-      g.fillText(noteName(p), 2, y(p) + rowH / 2);
+    if (black) {
+      g.fillStyle = "rgb(128 128 128 / 0.13)";
+      g.fillRect(KEYS, y(p), width - KEYS, rowH);
     }
+    g.fillStyle = black ? "#2a2435" : "#fbf9ff";
+    g.fillRect(0, y(p), KEYS - 2, rowH);
+    g.fillStyle = "rgb(128 128 128 / 0.5)";
+    g.fillRect(0, y(p) + rowH - 0.5, KEYS - 2, 0.5);
   }
-  // Time axis: a tick every second (every 5 s on long stems).
+  // Octave lines and the C's named on the keys.
+  g.font = "9px system-ui, sans-serif";
+  g.textBaseline = "middle";
+  for (let p = range.low; p <= range.high; p++) {
+    if (p % 12 !== 0) continue;
+    g.fillStyle = "rgb(128 128 128 / 0.45)";
+    g.fillRect(KEYS, y(p) + rowH - 0.5, width - KEYS, 1);
+    g.fillStyle = "#2a2435";
+    g.fillText(noteName(p), 3, y(p) + rowH / 2);
+  }
+  // Time axis: a tick every second (every 2 s, or 5 s, on longer stems).
   const step = span > 40 ? 5 : span > 12 ? 2 : 1;
   g.fillStyle = ink;
-  g.strokeStyle = "rgb(128 128 128 / 0.35)";
+  g.strokeStyle = "rgb(128 128 128 / 0.3)";
   g.lineWidth = 1;
+  g.font = "10px system-ui, sans-serif";
   g.textBaseline = "alphabetic";
   for (let t = 0; t <= span + 1e-9; t += step) {
     g.beginPath();
     g.moveTo(x(t), 0);
     g.lineTo(x(t), height - AXIS);
     g.stroke();
-    g.fillText(`${t}s`, x(t) + 2, height - 4);
+    if (x(t) + 24 < width) g.fillText(`${t}s`, x(t) + 2, height - 4);
   }
   // Notes: opacity from velocity; the ones sounding at the playhead outlined.
   instruments.forEach((instrument, i) => {
     const hue = HUES[i % HUES.length];
     for (const n of instrument.notes ?? []) {
       const on = time != null && n.start <= time && time < n.end;
-      const alpha = 0.25 + 0.75 * Math.max(0, Math.min(1, n.velocity));
-      g.fillStyle = `hsl(${hue} 90% ${on ? 72 : 62}% / ${alpha})`;
+      const alpha = 0.2 + 0.8 * Math.max(0, Math.min(1, n.velocity));
+      g.fillStyle = `hsl(${hue} 85% ${on ? 60 : 52}% / ${alpha})`;
       const w = Math.max(2, x(n.end) - x(n.start));
-      g.fillRect(x(n.start), y(n.pitch) + 1, w, Math.max(2, rowH - 2));
+      const h = Math.max(2, rowH - 1);
+      g.fillRect(x(n.start), y(n.pitch) + 0.5, w, h);
       if (on) {
-        g.strokeStyle = "#fff";
+        g.strokeStyle = ink;
         g.lineWidth = 1.5;
-        g.strokeRect(x(n.start), y(n.pitch) + 1, w, Math.max(2, rowH - 2));
+        g.strokeRect(x(n.start), y(n.pitch) + 0.5, w, h);
       }
     }
   });
