@@ -12,7 +12,7 @@ use crate::app::AppState;
 use crate::core::task::Task;
 use crate::families::common::text;
 use crate::families::files::Product;
-use crate::families::music;
+use crate::families::{music, vocal_separation};
 use crate::{media, sources};
 
 /// Where a product of a task is kept.
@@ -46,18 +46,23 @@ async fn track_bytes(app: &AppState, task: &Arc<Task>, index: usize) -> Option<V
     if let Ok(bytes) = tokio::fs::read(&path).await {
         return Some(bytes);
     }
-    let source = match text(&task.param, "uploadUrl") {
-        Some(url) if music::takes_source(task.op()) => sources::fetch(app, url).await,
-        _ => None,
-    };
+    let source = track_source(app, task).await;
     let spec = task.tracks.get(index)?.clone();
-    let bytes = blocking(move || {
-        let source = source.filter(|s| media::wav_duration(s).is_some());
-        media::synth_track(spec.seed, spec.seconds as f32, source.as_deref())
-    })
-    .await?;
+    let bytes =
+        blocking(move || media::synth_track(spec.seed, spec.seconds as f32, source.as_deref()))
+            .await?;
     app.dirs.write_atomic(&path, &bytes).ok()?;
     Some(bytes)
+}
+
+/// The uploaded audio mixed into a music task's tracks, for the operations that take one.
+async fn track_source(app: &AppState, task: &Task) -> Option<Vec<u8>> {
+    match text(&task.param, "uploadUrl") {
+        Some(url) if music::takes_source(task.op()) => sources::fetch(app, url)
+            .await
+            .filter(|s| media::wav_duration(s).is_some()),
+        _ => None,
+    }
 }
 
 /// For the operations that take a source audio: mixes it in at creation, so every track's
@@ -112,9 +117,16 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
             let track = parent_track(app, task).await?;
             blocking(move || media::to_wav_44k(&track)).await
         }
-        Product::Stem { index, of } => {
-            let track = parent_track(app, task).await?;
-            blocking(move || media::stems(&track, of).into_iter().nth(index)).await?
+        Product::Stem { index } => {
+            let parent = app.tasks.get(task.parent_task.as_deref()?)?;
+            let spec = parent.tracks.get(task.music_index as usize)?.clone();
+            let source = track_source(app, &parent).await;
+            let name = vocal_separation::stem_names(task).get(index)?;
+            let parts = vocal_separation::stem_parts(name);
+            blocking(move || {
+                media::part_track(spec.seed, spec.seconds as f32, source.as_deref(), parts)
+            })
+            .await
         }
         Product::Video => {
             let seed = task.seed;

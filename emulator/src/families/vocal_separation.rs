@@ -7,6 +7,7 @@ use tunesmith_protocol::wire::{Envelope, Stems, StemsSnake, VocalCallbackData, V
 
 use super::common::{complete_time, iso, text, Links};
 use crate::core::task::{Outcome, Task};
+use crate::media::Part;
 
 pub const SEPARATE: &[&str] = &["vocal", "instrumental"];
 pub const SPLIT: &[&str] = &[
@@ -30,6 +31,27 @@ pub fn stem_names(task: &Task) -> &'static [&'static str] {
         SPLIT
     } else {
         SEPARATE
+    }
+}
+
+/// The parts of the track a stem holds: the melody (and any uploaded audio) is the vocal, each
+/// instrument its own; a stem for an instrument the track does not play is silent.
+pub fn stem_parts(name: &str) -> &'static [Part] {
+    match name {
+        "vocal" => &[Part::Melody, Part::Source],
+        "instrumental" => &[
+            Part::Chords,
+            Part::Arpeggio,
+            Part::Bass,
+            Part::Drums,
+            Part::Percussion,
+        ],
+        "drums" => &[Part::Drums],
+        "bass" => &[Part::Bass],
+        "keyboard" => &[Part::Arpeggio],
+        "percussion" => &[Part::Percussion],
+        "strings" => &[Part::Chords],
+        _ => &[],
     }
 }
 
