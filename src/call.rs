@@ -225,6 +225,7 @@ fn answers_as_promised(answer: Answer, data: &JsValue) -> bool {
         Answer::Record(key) => {
             crate::js::is_plain_object(data) && get_string(data, key).is_some_and(|s| !s.is_empty())
         }
+        Answer::Envelope => crate::js::is_plain_object(data),
     }
 }
 
@@ -235,6 +236,14 @@ fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let code = get_f64(&reply.body, "code").map(|c| c as i64);
     let msg = get_string(&reply.body, "msg").unwrap_or_default();
     let success = get(&reply.body, "success").as_bool();
+    // Recovery's own envelope: 201 (running) and 500 (every track failed) are states of a task
+    // that exists, told by its `task_id` beside the code; the client builds the record from it.
+    if op.answer() == Answer::Envelope
+        && matches!(code, Some(200 | 201 | 500))
+        && get_string(&reply.body, "task_id").is_some_and(|s| !s.is_empty())
+    {
+        return Ok(reply.body);
+    }
     let mut error = match code {
         Some(200) if success != Some(false) => {
             let data = get(&reply.body, "data");

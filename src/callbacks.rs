@@ -91,6 +91,14 @@ fn string_or_null(v: JsValue) -> JsValue {
     }
 }
 
+fn object_or_null(v: JsValue) -> JsValue {
+    if is_plain_object(&v) {
+        v
+    } else {
+        JsValue::NULL
+    }
+}
+
 /// Classifies and shapes a callback body (see `CallbackEvent` in `ts/waiters.d.ts`).
 pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
     let raw = body_object(body)?;
@@ -150,6 +158,26 @@ pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
             &out,
             "videoUrl",
             &string_or_null(first_of(&data, &["video_url", "videoUrl"])),
+        ),
+        TaskKind::Midi => set(
+            &out,
+            "midiData",
+            &object_or_null(first_of(&data, &["midiData", "midi_data"])),
+        ),
+        TaskKind::Recovery => set(
+            &out,
+            "tracks",
+            &array_or_empty(first_of(&data, &["recovery_data", "recoveryData"])),
+        ),
+        TaskKind::VoiceValidation => set(
+            &out,
+            "validateInfo",
+            &string_or_null(first_of(&data, &["validateInfo", "validate_info"])),
+        ),
+        TaskKind::Voice => set(
+            &out,
+            "voiceId",
+            &string_or_null(first_of(&data, &["voiceId", "voice_id"])),
         ),
     }
     set(&out, "raw", &raw);

@@ -150,18 +150,31 @@ pub struct JsFields<'a>(pub &'a JsValue);
 impl Fields for JsFields<'_> {
     fn field(&self, name: &str) -> Value<'_> {
         let v = get(self.0, name);
-        if v.is_undefined() {
-            Value::Missing
-        } else if v.is_null() {
-            Value::Null
-        } else if let Some(s) = v.as_string() {
-            Value::Str(Cow::Owned(s))
-        } else if let Some(n) = v.as_f64() {
-            Value::Num(n)
-        } else if let Some(b) = v.as_bool() {
-            Value::Bool(b)
-        } else {
-            Value::Other
+        if array_is_array(&v) == Ok(true) {
+            return Value::List(
+                array_or_empty(v)
+                    .iter()
+                    .map(|item| scalar(&item))
+                    .collect(),
+            );
         }
+        scalar(&v)
+    }
+}
+
+/// A value that is not a list, as the validator reads it.
+fn scalar(v: &JsValue) -> Value<'static> {
+    if v.is_undefined() {
+        Value::Missing
+    } else if v.is_null() {
+        Value::Null
+    } else if let Some(s) = v.as_string() {
+        Value::Str(Cow::Owned(s))
+    } else if let Some(n) = v.as_f64() {
+        Value::Num(n)
+    } else if let Some(b) = v.as_bool() {
+        Value::Bool(b)
+    } else {
+        Value::Other
     }
 }

@@ -255,4 +255,32 @@ operations! {
     generate_video => "generateVideo", Op::GenerateVideo;
     /// Status and URL of a music video.
     get_video => "getVideo", Op::GetVideo;
+    /// Generates a sound or a seamless loop, with a tempo and a key.
+    generate_sounds => "generateSounds", Op::GenerateSounds;
+    /// Regenerates a window of a track and keeps the rest.
+    replace_section => "replaceSection", Op::ReplaceSection;
+    /// Mashes up two uploaded tracks into a new one.
+    mashup => "mashup", Op::Mashup;
+    /// Makes a persona from a generated track (answers at once).
+    generate_persona => "generatePersona", Op::GeneratePersona;
+    /// Transcribes a vocal separation's stems to MIDI notes.
+    generate_midi => "generateMidi", Op::GenerateMidi;
+    /// Status and notes of a MIDI task.
+    get_midi => "getMidi", Op::GetMidi;
+    /// Fresh playable links for an old music task whose links expired.
+    recover_audio => "recoverAudio", Op::RecoverAudio;
+    /// Status and links of an audio recovery.
+    get_recovery => "getRecovery", Op::GetRecovery;
+    /// Starts a custom voice: a phrase for the singer to record.
+    validate_voice => "validateVoice", Op::ValidateVoice;
+    /// Status and phrase of a voice validation.
+    get_voice_validation => "getVoiceValidation", Op::GetVoiceValidation;
+    /// A new phrase for a voice validation.
+    regenerate_voice_phrase => "regenerateVoicePhrase", Op::RegenerateVoicePhrase;
+    /// Creates the custom voice from the recorded phrase.
+    create_voice => "createVoice", Op::CreateVoice;
+    /// Status and id of a custom voice.
+    get_voice => "getVoice", Op::GetVoice;
+    /// Whether a custom voice can be used (answers at once).
+    check_voice => "checkVoice", Op::CheckVoice;
 }

@@ -14,6 +14,9 @@ pub fn output(op: Op, data: JsValue) -> JsValue {
         Op::GetLyrics => lyrics_record(&data),
         Op::GetCover => cover_record(&data),
         Op::GetWav | Op::GetVocalSeparation | Op::GetVideo => flag_record(&data),
+        Op::GetMidi => midi_record(&data),
+        Op::GetRecovery => recovery_record(&data),
+        Op::GetVoiceValidation | Op::GetVoice => voice_record(&data),
         Op::BoostStyle => style_record(&data),
         Op::GetCredits => {
             let out = Object::new();
@@ -157,6 +160,47 @@ fn flag_record(raw: &JsValue) -> JsValue {
         _ => TaskState::Pending,
     };
     set_state(&out, state);
+    out.into()
+}
+
+/// MIDI: integer `successFlag` (0 pending, 1 success, above 1 failed); epoch times made ISO.
+fn midi_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let flag = get(raw, "successFlag");
+    let flag = flag
+        .as_f64()
+        .or_else(|| flag.as_string().and_then(|s| tunesmith_protocol::num::parse_int(&s).map(|n| n as f64)))
+        .unwrap_or(0.0);
+    set_state(&out, state::from_midi_flag(flag as i64));
+    out.into()
+}
+
+/// Recovery answers with its own envelope (`{code, msg, task_id, data}`): the record is built
+/// from it, `data` (null while running) becoming `tracks`.
+fn recovery_record(envelope: &JsValue) -> JsValue {
+    let out = Object::new();
+    let code = get_f64(envelope, "code").unwrap_or(500.0);
+    set(
+        &out,
+        "taskId",
+        &JsValue::from_str(&get_string(envelope, "task_id").unwrap_or_default()),
+    );
+    set(&out, "code", &JsValue::from_f64(code));
+    set(
+        &out,
+        "msg",
+        &JsValue::from_str(&get_string(envelope, "msg").unwrap_or_default()),
+    );
+    set(&out, "tracks", &array_or_empty(get(envelope, "data")));
+    set_state(&out, state::from_recovery_code(code as i64));
+    out.into()
+}
+
+/// Voice validation and voice records: lower-case `status`.
+fn voice_record(raw: &JsValue) -> JsValue {
+    let out = copy_with_times(raw);
+    let status = get_string(raw, "status").unwrap_or_default();
+    set_state(&out, state::from_voice_status(&status));
     out.into()
 }
 

@@ -163,7 +163,12 @@ impl Poll {
             };
             let answer = self
                 .inner
-                .execute(op, Body::None, &[("taskId", self.task_id.clone())], &opts)
+                .execute(
+                    op,
+                    Body::None,
+                    &[(kind.query_field(), self.task_id.clone())],
+                    &opts,
+                )
                 .await;
             let (outcome, record) = match answer {
                 Ok(data) => {
@@ -503,6 +508,30 @@ impl Client {
     #[wasm_bindgen(js_name = waitForVideo, skip_typescript)]
     pub fn wait_for_video(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
         waiter_promise(self, TaskKind::Video, task_id, options)
+    }
+
+    /// Waits for a MIDI task to end.
+    #[wasm_bindgen(js_name = waitForMidi, skip_typescript)]
+    pub fn wait_for_midi(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
+        waiter_promise(self, TaskKind::Midi, task_id, options)
+    }
+
+    /// Waits for an audio recovery to end.
+    #[wasm_bindgen(js_name = waitForRecovery, skip_typescript)]
+    pub fn wait_for_recovery(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
+        waiter_promise(self, TaskKind::Recovery, task_id, options)
+    }
+
+    /// Waits for a voice validation's phrase.
+    #[wasm_bindgen(js_name = waitForVoiceValidation, skip_typescript)]
+    pub fn wait_for_voice_validation(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
+        waiter_promise(self, TaskKind::VoiceValidation, task_id, options)
+    }
+
+    /// Waits for a custom voice to be made.
+    #[wasm_bindgen(js_name = waitForVoice, skip_typescript)]
+    pub fn wait_for_voice(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
+        waiter_promise(self, TaskKind::Voice, task_id, options)
     }
 
     /// The states of a music task as an async iterator, ending at the final one.

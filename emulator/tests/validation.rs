@@ -7,7 +7,7 @@ mod common;
 use common::{Emu, KEY};
 use serde_json::{json, Map, Value};
 use tunesmith_protocol::endpoints::MAX_LYRICS_V6;
-use tunesmith_protocol::rules::{FieldRule, Kind};
+use tunesmith_protocol::rules::{FieldRule, Kind, Range};
 use tunesmith_protocol::{Family, Host, Method, Op};
 
 const TAG: &str = "validation";
@@ -17,13 +17,43 @@ fn valid_value(rule: &FieldRule, emu: &Emu) -> Value {
         Kind::Text { .. } => json!("x"),
         Kind::Words { .. } => json!("a few words"),
         Kind::Url => json!(emu.inbox_url("validation")),
-        Kind::Number { min, max, .. } => json!(if (min..=max).contains(&0.5) { 0.5 } else { min }),
+        Kind::Number(&Range { min, max, .. }) => {
+            json!(if (min..=max).contains(&0.5) { 0.5 } else { min })
+        }
         Kind::Integer { min, .. } => json!(min),
         Kind::OneOf(values) => json!(values[0]),
         Kind::Bool => json!(false),
         Kind::DirPath => json!("dir"),
         Kind::FileName => json!("f.txt"),
+        Kind::UrlList { min, .. } => json!(vec![emu.inbox_url("validation"); min]),
     }
+}
+
+/// The least request of `op` that passes every rule, the rules tying fields together included:
+/// the required fields, plus what those rules ask of the operation.
+fn valid_request(op: Op, emu: &Emu) -> Map<String, Value> {
+    let mut body: Map<String, Value> = op
+        .endpoint()
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| (f.name.to_owned(), valid_value(f, emu)))
+        .collect();
+    let patch = match op {
+        // `customMode: false` (the valid Boolean above): a description is required.
+        Op::Generate | Op::UploadCover | Op::Mashup => json!({ "prompt": "x" }),
+        Op::ReplaceSection => {
+            json!({ "taskId": "t", "audioId": "a", "infillStartS": 0, "infillEndS": 10 })
+        }
+        Op::ValidateVoice => json!({ "vocalStartS": 0, "vocalEndS": 10 }),
+        Op::ConvertToWav => json!({ "taskId": "t" }),
+        _ => json!({}),
+    };
+    if let Value::Object(extra) = patch {
+        body.extend(extra);
+    }
+    assert_eq!(op.validate(&body), Ok(()), "{op:?}: {body:?}");
+    body
 }
 
 /// Values that break the rule, each with whether it is a "too long" failure.
@@ -44,7 +74,7 @@ fn broken_values(rule: &FieldRule) -> Vec<(Value, bool)> {
             out.push((json!("ftp://example.com/a"), false));
             out.push((json!("not a url"), false));
         }
-        Kind::Number { min, max, step } => {
+        Kind::Number(&Range { min, max, step }) => {
             out.push((json!(max + 1.0), false));
             out.push((json!(min - 1.0), false));
             out.push((json!("0.5"), false));
@@ -66,6 +96,11 @@ fn broken_values(rule: &FieldRule) -> Vec<(Value, bool)> {
         Kind::FileName => {
             out.push((json!("a/b"), false));
             out.push((json!(".."), false));
+        }
+        Kind::UrlList { max, .. } => {
+            out.push((json!("https://example.com/a.mp3"), false));
+            out.push((json!(vec!["https://example.com/a.mp3"; max + 1]), false));
+            out.push((json!(vec!["not a url"; max]), false));
         }
     }
     out
@@ -135,12 +170,7 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
             continue; // multipart: tests/uploads.rs
         }
         let e = op.endpoint();
-        let valid: Map<String, Value> = e
-            .fields
-            .iter()
-            .filter(|f| f.required)
-            .map(|f| (f.name.to_owned(), valid_value(f, &emu)))
-            .collect();
+        let valid = valid_request(op, &emu);
         for rule in e.fields {
             if rule.required {
                 let mut body = valid.clone();

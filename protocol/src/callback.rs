@@ -35,6 +35,11 @@ const VOCAL_KEYS: [&str; 2] = ["vocal_removal_info", "vocalRemovalInfo"];
 const VIDEO_KEYS: [&str; 2] = ["video_url", "videoUrl"];
 const WAV_KEYS: [&str; 2] = ["audioWavUrl", "audio_wav_url"];
 const COVER_KEYS: [&str; 1] = ["images"];
+const MIDI_KEYS: [&str; 2] = ["midiData", "midi_data"];
+const RECOVERY_KEYS: [&str; 2] = ["recovery_data", "recoveryData"];
+/// A voice callback names its voice; a validation callback its phrase (checked in this order).
+const VOICE_KEYS: [&str; 2] = ["voiceId", "voice_id"];
+const VOICE_VALIDATION_KEYS: [&str; 2] = ["validateInfo", "validate_info"];
 /// Fields that only a generated track has (a lyrics item has `text` instead).
 const TRACK_KEYS: [&str; 4] = [
     "audio_url",
@@ -96,6 +101,10 @@ pub fn classify(
         (TaskKind::Video, &VIDEO_KEYS[..]),
         (TaskKind::Wav, &WAV_KEYS[..]),
         (TaskKind::Cover, &COVER_KEYS[..]),
+        (TaskKind::Midi, &MIDI_KEYS[..]),
+        (TaskKind::Recovery, &RECOVERY_KEYS[..]),
+        (TaskKind::Voice, &VOICE_KEYS[..]),
+        (TaskKind::VoiceValidation, &VOICE_VALIDATION_KEYS[..]),
     ];
     for (kind, keys) in single {
         if let Some((_, payload)) = first_present(data, keys) {
@@ -119,7 +128,7 @@ pub fn classify(
         return Err(invalid(
             "data",
             RuleKind::Type,
-            "has neither `callbackType` nor the payload of a cover, WAV, vocal separation or video",
+            "has neither `callbackType` nor the payload of a cover, WAV, vocal separation, video, MIDI, recovery or voice callback",
         ));
     };
     let stage = Stage::from_callback_type(&callback_type).ok_or_else(|| {

@@ -3,7 +3,7 @@
 //! generator, the validators and `/openapi.json` all read it.
 
 use crate::codes::Family;
-use crate::rules::{check, FieldRule, Fields, Kind, RuleKind, ValidationError, Value};
+use crate::rules::{check, FieldRule, Fields, Kind, Range, RuleKind, ValidationError, Value};
 use crate::schema::Record;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +44,20 @@ pub enum Op {
     UploadFromUrl,
     UploadStream,
     UploadBase64,
+    GenerateSounds,
+    ReplaceSection,
+    Mashup,
+    GeneratePersona,
+    GenerateMidi,
+    GetMidi,
+    RecoverAudio,
+    GetRecovery,
+    ValidateVoice,
+    GetVoiceValidation,
+    RegenerateVoicePhrase,
+    CreateVoice,
+    GetVoice,
+    CheckVoice,
 }
 
 /// The least a successful answer's `data` must be.
@@ -57,6 +71,9 @@ pub enum Answer {
     Object,
     /// An object with a non-empty string at this key.
     Record(&'static str),
+    /// Nothing in `data`: the envelope itself answers (recovery's `{code, msg, task_id, data}`,
+    /// whose `data` is null while the task runs).
+    Envelope,
 }
 
 impl Answer {
@@ -65,7 +82,7 @@ impl Answer {
         match self {
             Answer::TaskId => "a taskId",
             Answer::Number => "a number",
-            Answer::Object | Answer::Record(_) => "a record",
+            Answer::Object | Answer::Record(_) | Answer::Envelope => "a record",
         }
     }
 }
@@ -94,6 +111,38 @@ pub use crate::schema::{DEFAULT_MODEL, V6_SERIES};
 pub const MODELS: &[&str] = crate::schema::MODEL.values;
 pub const VOCAL_GENDERS: &[&str] = crate::schema::VOCAL_GENDER.values;
 pub const SEPARATION_TYPES: &[&str] = crate::schema::SEPARATION_TYPE.values;
+pub use crate::schema::{SOUND_MODELS, VOICE_PERSONA_MODELS};
+
+/// The limits of the text fields of a music generation in custom mode, by model (the public
+/// document's tables; it predates the V6 series, which is held to the V5 limits here).
+pub const fn custom_limits(model: &str) -> CustomLimits {
+    match model.as_bytes() {
+        b"V4" => CustomLimits { prompt: 3000, style: 200, title: 80 },
+        b"V4_5ALL" => CustomLimits { prompt: 5000, style: 1000, title: 80 },
+        _ => CustomLimits { prompt: 5000, style: 1000, title: 100 },
+    }
+}
+
+/// Character limits of `prompt` (the lyrics), `style` and `title` in custom mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CustomLimits {
+    pub prompt: usize,
+    pub style: usize,
+    pub title: usize,
+}
+
+/// The prompt limit of non-custom mode (a description; the lyrics are written for it).
+pub const MAX_DESCRIPTION_PROMPT: usize = 500;
+/// Replace-section windows: 6 to 60 seconds (and at most half the track: the service's check).
+pub const REPLACE_WINDOW_MIN_S: f64 = 6.0;
+pub const REPLACE_WINDOW_MAX_S: f64 = 60.0;
+/// Persona segments: 10 to 30 seconds, from 0 and 30 by default.
+pub const PERSONA_SEGMENT_MIN_S: f64 = 10.0;
+pub const PERSONA_SEGMENT_MAX_S: f64 = 30.0;
+pub const PERSONA_DEFAULT_START_S: f64 = 0.0;
+pub const PERSONA_DEFAULT_END_S: f64 = 30.0;
+/// A mashup mixes exactly this many uploads.
+pub const MASHUP_SOURCES: usize = 2;
 
 /// Lyrics limit of add-instrumental for the V6 series.
 pub const MAX_LYRICS_V6: usize = 5000;
@@ -102,28 +151,32 @@ pub const MAX_EXTEND_PROMPT: usize = 3000;
 pub const MAX_EXTEND_STYLE: usize = 200;
 pub const MAX_EXTEND_TITLE: usize = 80;
 
+#[cfg_attr(not(feature = "docs"), allow(unused_variables))]
 const fn req(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
         required: true,
         kind,
-        doc: docs(doc),
+        #[cfg(feature = "docs")]
+        doc,
     }
 }
+#[cfg_attr(not(feature = "docs"), allow(unused_variables))]
 const fn opt(name: &'static str, kind: Kind, doc: &'static str) -> FieldRule {
     FieldRule {
         name,
         required: false,
         kind,
-        doc: docs(doc),
+        #[cfg(feature = "docs")]
+        doc,
     }
 }
 const TEXT: Kind = Kind::Text { max: None };
-const WEIGHT: Kind = Kind::Number {
+const WEIGHT: Kind = Kind::Number(&Range {
     min: 0.0,
     max: 1.0,
     step: Some(0.01),
-};
+});
 
 const CALLBACK: FieldRule = req(
     "callBackUrl",
@@ -148,13 +201,17 @@ const WEIRDNESS: FieldRule = opt("weirdnessConstraint", WEIGHT, "0 to 1, multipl
 const AUDIO_WEIGHT: FieldRule = opt("audioWeight", WEIGHT, "0 to 1, multiple of 0.01");
 const NEGATIVE: FieldRule = opt("negativeTags", TEXT, "Styles or traits to exclude");
 const TASK_ID: FieldRule = req("taskId", TEXT, "Id returned when the task was created");
+const PERSONA_ID: FieldRule = opt("personaId", TEXT, "Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`");
+const PERSONA_MODEL: FieldRule = opt("personaModel", Kind::OneOf(crate::schema::PERSONA_MODEL.values), "What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)");
+const SECONDS: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: None });
+const SECONDS_2DP: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: Some(0.01) });
 const AUDIO_ID: FieldRule = req(
     "audioId",
     TEXT,
     "Id of one generated track (the `id` of a Track)",
 );
 const CONTINUE_AT: FieldRule =
-    opt("continueAt", Kind::Number { min: 0.0, max: 86_400.0, step: None }, "Seconds into the source where the extension starts; above 0 and below its length; required with defaultParamFlag true");
+    opt("continueAt", SECONDS, "Seconds into the source where the extension starts; above 0 and below its length; required with defaultParamFlag true");
 const UPLOAD_PATH: FieldRule = opt("uploadPath", Kind::DirPath, "Storage directory, relative");
 const FILE_NAME: FieldRule = opt(
     "fileName",
@@ -174,7 +231,7 @@ static TABLE: &[Endpoint] = &[
             opt("style", TEXT, "Genre and style"),
             opt("title", TEXT, "Track title"),
             NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
-            opt("personaId", TEXT, "Persona to sing with"),
+            PERSONA_ID, PERSONA_MODEL,
         ],
     },
     Endpoint {
@@ -187,6 +244,7 @@ static TABLE: &[Endpoint] = &[
             opt("style", Kind::Text { max: Some(MAX_EXTEND_STYLE) }, "At most 200 characters; required with defaultParamFlag true"),
             opt("title", Kind::Text { max: Some(MAX_EXTEND_TITLE) }, "At most 80 characters; required with defaultParamFlag true"),
             CONTINUE_AT, NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            PERSONA_ID, PERSONA_MODEL,
         ],
     },
     Endpoint {
@@ -199,6 +257,7 @@ static TABLE: &[Endpoint] = &[
             MODEL_REQ, CALLBACK,
             opt("prompt", TEXT, "Lyrics or description"), opt("style", TEXT, "Genre and style"), opt("title", TEXT, "Track title"),
             NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            PERSONA_ID, PERSONA_MODEL,
         ],
     },
     Endpoint {
@@ -211,6 +270,7 @@ static TABLE: &[Endpoint] = &[
             opt("instrumental", Kind::Bool, "true: no vocals"),
             opt("prompt", TEXT, "Lyrics or description"), opt("style", TEXT, "Genre and style"), opt("title", TEXT, "Track title"),
             CONTINUE_AT, NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            PERSONA_ID, PERSONA_MODEL,
         ],
     },
     Endpoint {
@@ -296,7 +356,8 @@ static TABLE: &[Endpoint] = &[
         family: Family::Music, creates_task: true, summary: docs("Separate vocals and instruments into stems"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
-            opt("type", Kind::OneOf(SEPARATION_TYPES), "separate_vocal (default, 2 stems) or split_stem (up to 12 stems)"),
+            opt("type", Kind::OneOf(SEPARATION_TYPES), "separate_vocal (default, 2 stems), split_stem (up to 12 stems) or split_stem_advanced (one named instrument)"),
+            opt("stemName", Kind::OneOf(crate::schema::STEM_NAME.values), "The instrument to isolate; required with type split_stem_advanced, and only with it"),
         ],
     },
     Endpoint {
@@ -332,10 +393,133 @@ static TABLE: &[Endpoint] = &[
         family: Family::Upload, creates_task: false, summary: docs("Store a file sent as Base64 text or a data URL (at most 10 MB)"),
         fields: &[req("base64Data", TEXT, "Bare Base64 or `data:<mime>;base64,<data>`"), UPLOAD_PATH, FILE_NAME],
     },
+    Endpoint {
+        op: Op::GenerateSounds, name: "generateSounds", method: Method::Post, host: Host::Music, path: "/api/v1/generate/sounds",
+        family: Family::Music, creates_task: true, summary: docs("Generate a sound or loop (tempo, key)"),
+        fields: &[
+            req("prompt", Kind::Text { max: Some(500) }, "What the sound is; at most 500 characters"),
+            req("model", Kind::OneOf(SOUND_MODELS), "Model version: sounds take V5 only"),
+            opt("soundLoop", Kind::Bool, "true: a seamless loop"),
+            opt("soundTempo", Kind::Integer { min: 1, max: 300 }, "Beats per minute, 1 to 300; automatic when omitted"),
+            opt("soundKey", Kind::OneOf(crate::schema::SOUND_KEY.values), "Key; Any (default) lets the model choose"),
+            opt("grabLyrics", Kind::Bool, "true: fetch lyric subtitles when done"),
+            CALLBACK_OPT,
+        ],
+    },
+    Endpoint {
+        op: Op::ReplaceSection, name: "replaceSection", method: Method::Post, host: Host::Music, path: "/api/v1/generate/replace-section",
+        family: Family::Cover, creates_task: true, summary: docs("Regenerate a window of a track, keeping the rest"),
+        fields: &[
+            req("prompt", TEXT, "The new lyrics of the window"),
+            req("tags", TEXT, "Style tags (jazz, electronic...)"),
+            req("title", TEXT, "Track title"),
+            req("fullLyrics", TEXT, "The whole song's lyrics after the change"),
+            req("infillStartS", SECONDS_2DP, "Start of the window, seconds (two decimals); below infillEndS"),
+            req("infillEndS", SECONDS_2DP, "End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track"),
+            opt("taskId", TEXT, "Music task of a generated track (with audioId)"),
+            opt("audioId", TEXT, "The generated track (with taskId)"),
+            opt("uploadUrl", Kind::Url, "An uploaded track instead (with model)"),
+            opt("model", Kind::OneOf(MODELS), "Model version; required with uploadUrl"),
+            NEGATIVE, CALLBACK_OPT,
+        ],
+    },
+    Endpoint {
+        op: Op::Mashup, name: "mashup", method: Method::Post, host: Host::Music, path: "/api/v1/generate/mashup",
+        family: Family::Music, creates_task: true, summary: docs("Mash up two uploaded tracks into a new one"),
+        fields: &[
+            req("uploadUrlList", Kind::UrlList { min: MASHUP_SOURCES, max: MASHUP_SOURCES }, "The two uploaded tracks to mix"),
+            req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
+            MODEL_REQ, CALLBACK,
+            opt("prompt", TEXT, "Lyrics (custom mode) or description of the song"),
+            opt("style", TEXT, "Genre and style"),
+            opt("title", TEXT, "Track title"),
+            opt("instrumental", Kind::Bool, "true: no vocals"),
+            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+        ],
+    },
+    Endpoint {
+        op: Op::GeneratePersona, name: "generatePersona", method: Method::Post, host: Host::Music, path: "/api/v1/generate/generate-persona",
+        family: Family::Cover, creates_task: false, summary: docs("Make a persona from a generated track (answers at once)"),
+        fields: &[
+            req("taskId", TEXT, "Music task of the track"), AUDIO_ID,
+            req("name", TEXT, "The persona's name"),
+            req("description", TEXT, "Its musical character: genre, mood, instruments, voice"),
+            opt("vocalStart", SECONDS, "Start of the analysed segment, seconds; default 0"),
+            opt("vocalEnd", SECONDS, "End of the segment, seconds; default 30; the segment is 10 to 30 s"),
+            opt("style", TEXT, "Style label"),
+        ],
+    },
+    Endpoint {
+        op: Op::GenerateMidi, name: "generateMidi", method: Method::Post, host: Host::Music, path: "/api/v1/midi/generate",
+        family: Family::Music, creates_task: true, summary: docs("Transcribe a vocal separation's stems to MIDI notes"),
+        fields: &[
+            req("taskId", TEXT, "A finished vocal-separation task"), CALLBACK,
+            opt("audioId", TEXT, "One stem (an `id` of the separation's `originData`); every stem when omitted"),
+        ],
+    },
+    Endpoint {
+        op: Op::GetMidi, name: "getMidi", method: Method::Get, host: Host::Music, path: "/api/v1/midi/record-info",
+        family: Family::Music, creates_task: false, summary: docs("Status and notes of a MIDI task"), fields: &[TASK_ID],
+    },
+    Endpoint {
+        op: Op::RecoverAudio, name: "recoverAudio", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/recovery",
+        family: Family::Music, creates_task: true, summary: docs("Fresh playable links for an old music task whose links expired"),
+        fields: &[req("sunoTaskId", TEXT, "The old music task"), CALLBACK],
+    },
+    Endpoint {
+        op: Op::GetRecovery, name: "getRecovery", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/recovery/record-info",
+        family: Family::Music, creates_task: false, summary: docs("Status and links of an audio recovery"),
+        fields: &[req("task_id", TEXT, "Id returned by recoverAudio (the service spells this parameter in snake_case)")],
+    },
+    Endpoint {
+        op: Op::ValidateVoice, name: "validateVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/validate",
+        family: Family::Music, creates_task: true, summary: docs("Start a custom voice: get a phrase for the singer to record"),
+        fields: &[
+            req("voiceUrl", Kind::Url, "An uploaded recording of the singer"),
+            req("vocalStartS", SECONDS, "Start of the singing in the recording, seconds"),
+            req("vocalEndS", SECONDS, "End of the singing, seconds; after vocalStartS"),
+            opt("language", Kind::OneOf(crate::schema::VOICE_LANGUAGE.values), "Language of the phrase"),
+            CALLBACK_OPT,
+        ],
+    },
+    Endpoint {
+        op: Op::GetVoiceValidation, name: "getVoiceValidation", method: Method::Get, host: Host::Music, path: "/api/v1/voice/validate-info",
+        family: Family::Music, creates_task: false, summary: docs("Status and phrase of a voice validation"), fields: &[TASK_ID],
+    },
+    Endpoint {
+        op: Op::RegenerateVoicePhrase, name: "regenerateVoicePhrase", method: Method::Post, host: Host::Music, path: "/api/v1/voice/regenerate",
+        family: Family::Music, creates_task: true, summary: docs("A new phrase for a voice validation"),
+        fields: &[
+            req("taskId", TEXT, "The voice-validation task"),
+            req("calBackUrl", Kind::Url, "URL that receives the callback (the service spells this field `calBackUrl`)"),
+        ],
+    },
+    Endpoint {
+        op: Op::CreateVoice, name: "createVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/generate",
+        family: Family::Music, creates_task: true, summary: docs("Create the custom voice from the recorded phrase"),
+        fields: &[
+            req("taskId", TEXT, "The voice-validation task"),
+            req("verifyUrl", Kind::Url, "An uploaded recording of the phrase"),
+            opt("voiceName", TEXT, "The voice's name"),
+            opt("description", TEXT, "A description of the voice"),
+            opt("style", TEXT, "Style of the voice"),
+            opt("singerSkillLevel", Kind::OneOf(crate::schema::SINGER_SKILL.values), "How skilled the singer is"),
+            CALLBACK_OPT,
+        ],
+    },
+    Endpoint {
+        op: Op::GetVoice, name: "getVoice", method: Method::Get, host: Host::Music, path: "/api/v1/voice/record-info",
+        family: Family::Music, creates_task: false, summary: docs("Status and id of a custom voice"), fields: &[TASK_ID],
+    },
+    Endpoint {
+        op: Op::CheckVoice, name: "checkVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/check-voice",
+        family: Family::Music, creates_task: false, summary: docs("Whether a custom voice can be used (answers at once)"),
+        fields: &[req("task_id", TEXT, "The voice task (the service spells this field in snake_case)")],
+    },
 ];
 
 impl Op {
-    pub const ALL: [Op; 23] = [
+    pub const ALL: [Op; 37] = [
         Op::Generate,
         Op::Extend,
         Op::UploadCover,
@@ -359,6 +543,20 @@ impl Op {
         Op::UploadFromUrl,
         Op::UploadStream,
         Op::UploadBase64,
+        Op::GenerateSounds,
+        Op::ReplaceSection,
+        Op::Mashup,
+        Op::GeneratePersona,
+        Op::GenerateMidi,
+        Op::GetMidi,
+        Op::RecoverAudio,
+        Op::GetRecovery,
+        Op::ValidateVoice,
+        Op::GetVoiceValidation,
+        Op::RegenerateVoicePhrase,
+        Op::CreateVoice,
+        Op::GetVoice,
+        Op::CheckVoice,
     ];
 
     /// The name of the request's type, in the TypeScript and in `wire::generated`; `None` for an
@@ -377,7 +575,10 @@ impl Op {
             | Op::GetWav
             | Op::GetLyrics
             | Op::GetVocalSeparation
-            | Op::GetVideo => "TaskQuery",
+            | Op::GetVideo
+            | Op::GetMidi
+            | Op::GetVoiceValidation
+            | Op::GetVoice => "TaskQuery",
             Op::GetCredits => return None,
             Op::GenerateCover => "GenerateCoverRequest",
             Op::ConvertToWav => "ConvertToWavRequest",
@@ -388,6 +589,17 @@ impl Op {
             Op::UploadFromUrl => "UploadFromUrlRequest",
             Op::UploadStream => "UploadTarget",
             Op::UploadBase64 => "UploadBase64Request",
+            Op::GenerateSounds => "GenerateSoundsRequest",
+            Op::ReplaceSection => "ReplaceSectionRequest",
+            Op::Mashup => "MashupRequest",
+            Op::GeneratePersona => "GeneratePersonaRequest",
+            Op::GenerateMidi => "GenerateMidiRequest",
+            Op::RecoverAudio => "RecoverAudioRequest",
+            Op::GetRecovery => "RecoveryQuery",
+            Op::ValidateVoice => "ValidateVoiceRequest",
+            Op::RegenerateVoicePhrase => "RegenerateVoicePhraseRequest",
+            Op::CreateVoice => "CreateVoiceRequest",
+            Op::CheckVoice => "CheckVoiceRequest",
         })
     }
 
@@ -407,6 +619,12 @@ impl Op {
             Op::GetLyrics => &s::LYRICS_TASK,
             Op::GetVocalSeparation => &s::VOCAL_SEPARATION_TASK,
             Op::GetVideo => &s::VIDEO_TASK,
+            Op::GeneratePersona => &s::PERSONA,
+            Op::GetMidi => &s::MIDI_TASK,
+            Op::GetRecovery => &s::RECOVERY_TASK,
+            Op::GetVoiceValidation => &s::VOICE_VALIDATION_TASK,
+            Op::GetVoice => &s::VOICE_TASK,
+            Op::CheckVoice => &s::VOICE_AVAILABILITY,
             _ => &s::MUSIC_TASK,
         }
     }
@@ -421,7 +639,9 @@ impl Op {
             Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => {
                 Answer::Record("downloadUrl")
             }
-            Op::BoostStyle | Op::GetTimestampedLyrics => Answer::Object,
+            Op::BoostStyle | Op::GetTimestampedLyrics | Op::CheckVoice => Answer::Object,
+            Op::GeneratePersona => Answer::Record("personaId"),
+            Op::GetRecovery => Answer::Envelope,
             _ => Answer::Record("taskId"),
         }
     }
@@ -462,22 +682,91 @@ impl Op {
     pub fn validate(self, fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
         check(self.endpoint().fields, fields)?;
         match self {
+            Op::Generate | Op::UploadCover | Op::Mashup => {
+                check_modes(fields, flag(fields, "customMode"), "customMode")?;
+                check_persona(fields, flag(fields, "customMode"), "customMode")
+            }
             Op::Extend => {
-                if flag(fields, "defaultParamFlag") {
+                let custom = flag(fields, "defaultParamFlag");
+                if custom {
                     require_all(
                         fields,
                         &["prompt", "style", "title", "continueAt"],
                         "defaultParamFlag is true",
                     )?;
                 }
+                check_persona(fields, custom, "defaultParamFlag")?;
                 check_continue_at(fields)
             }
             Op::UploadExtend => {
-                if flag(fields, "defaultParamFlag") {
+                let custom = flag(fields, "defaultParamFlag");
+                if custom {
+                    // Custom parameters: style and title, the lyrics unless instrumental, and where
+                    // to continue; the limits of custom mode by model.
+                    check_modes(fields, true, "defaultParamFlag")?;
                     require_all(fields, &["continueAt"], "defaultParamFlag is true")?;
                 }
+                check_persona(fields, custom, "defaultParamFlag")?;
                 check_continue_at(fields)
             }
+            Op::SeparateVocals => {
+                let advanced = fields.field("type") == Value::Str("split_stem_advanced".into());
+                match (advanced, fields.field("stemName").is_absent()) {
+                    (true, true) => Err(ValidationError::new(
+                        "stemName",
+                        RuleKind::Required,
+                        "is required when type is split_stem_advanced",
+                    )),
+                    (false, false) => Err(ValidationError::new(
+                        "stemName",
+                        RuleKind::Dependency,
+                        "is only used with type split_stem_advanced (the service would ignore it)",
+                    )),
+                    _ => Ok(()),
+                }
+            }
+            Op::ReplaceSection => {
+                let generated = !fields.field("taskId").is_absent() || !fields.field("audioId").is_absent();
+                if generated {
+                    require_all(fields, &["taskId", "audioId"], "the source is a generated track")?;
+                    if !fields.field("uploadUrl").is_absent() {
+                        return Err(ValidationError::new(
+                            "uploadUrl",
+                            RuleKind::Dependency,
+                            "cannot be given with taskId and audioId: name one source",
+                        ));
+                    }
+                } else if fields.field("uploadUrl").is_absent() {
+                    return Err(ValidationError::new(
+                        "taskId",
+                        RuleKind::Dependency,
+                        "and `audioId` (a generated track), or `uploadUrl` and `model` (an uploaded one), are required",
+                    ));
+                } else {
+                    require_all(fields, &["model"], "the source is an uploadUrl")?;
+                }
+                check_window(
+                    fields,
+                    ("infillStartS", "infillEndS"),
+                    (None, None),
+                    REPLACE_WINDOW_MIN_S,
+                    REPLACE_WINDOW_MAX_S,
+                )
+            }
+            Op::GeneratePersona => check_window(
+                fields,
+                ("vocalStart", "vocalEnd"),
+                (Some(PERSONA_DEFAULT_START_S), Some(PERSONA_DEFAULT_END_S)),
+                PERSONA_SEGMENT_MIN_S,
+                PERSONA_SEGMENT_MAX_S,
+            ),
+            Op::ValidateVoice => check_window(
+                fields,
+                ("vocalStartS", "vocalEndS"),
+                (None, None),
+                f64::MIN_POSITIVE,
+                f64::MAX,
+            ),
             Op::AddInstrumental => {
                 let model = match fields.field("model") {
                     Value::Str(m) => m.into_owned(),
@@ -508,6 +797,138 @@ impl Op {
             _ => Ok(()),
         }
     }
+}
+
+/// Custom mode (`customMode`, or `defaultParamFlag` on upload-extend) needs `style` and `title`,
+/// and `prompt` (the exact lyrics) unless `instrumental`, within the model's limits; non-custom
+/// mode needs only `prompt`, a description of at most 500 characters, and ignores the rest.
+fn check_modes(
+    fields: &(impl Fields + ?Sized),
+    custom: bool,
+    switch: &str,
+) -> Result<(), ValidationError> {
+    if !custom {
+        require_all(fields, &["prompt"], &format!("{switch} is false"))?;
+        return check_length(fields, "prompt", MAX_DESCRIPTION_PROMPT, &format!("when {switch} is false"));
+    }
+    let because = format!("{switch} is true");
+    require_all(fields, &["style", "title"], &because)?;
+    if !flag(fields, "instrumental") {
+        require_all(fields, &["prompt"], &format!("{because} and instrumental is not (the prompt is the lyrics)"))?;
+    }
+    let model = match fields.field("model") {
+        Value::Str(m) => m.into_owned(),
+        _ => DEFAULT_MODEL.to_owned(),
+    };
+    let limits = custom_limits(&model);
+    let with = format!("for {model} in custom mode");
+    check_length(fields, "prompt", limits.prompt, &with)?;
+    check_length(fields, "style", limits.style, &with)?;
+    check_length(fields, "title", limits.title, &with)
+}
+
+fn check_length(
+    fields: &(impl Fields + ?Sized),
+    name: &str,
+    max: usize,
+    context: &str,
+) -> Result<(), ValidationError> {
+    if let Value::Str(text) = fields.field(name) {
+        let len = text.chars().count();
+        if len > max {
+            return Err(ValidationError::new(
+                name,
+                RuleKind::MaxLength,
+                format!("must be at most {max} characters {context} (got {len})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `personaId` only in custom mode; `personaModel` only with a `personaId`; a voice persona only
+/// on the models that sing with voices.
+fn check_persona(
+    fields: &(impl Fields + ?Sized),
+    custom: bool,
+    switch: &str,
+) -> Result<(), ValidationError> {
+    let has_persona = !fields.field("personaId").is_absent();
+    if has_persona && !custom {
+        return Err(ValidationError::new(
+            "personaId",
+            RuleKind::Dependency,
+            format!("is only available with custom parameters ({switch}: true)"),
+        ));
+    }
+    match fields.field("personaModel") {
+        v if v.is_absent() => Ok(()),
+        _ if !has_persona => Err(ValidationError::new(
+            "personaModel",
+            RuleKind::Dependency,
+            "needs a `personaId` to apply to",
+        )),
+        Value::Str(m) if m == "voice_persona" => match fields.field("model") {
+            Value::Str(model) if VOICE_PERSONA_MODELS.contains(&model.as_ref()) => Ok(()),
+            model => Err(ValidationError::new(
+                "personaModel",
+                RuleKind::Dependency,
+                format!(
+                    "voice_persona is only available with model V5 or V5_5 (got {})",
+                    match model {
+                        Value::Str(m) => m.into_owned(),
+                        _ => format!("the default, {DEFAULT_MODEL}"),
+                    }
+                ),
+            )),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// A time window `[start, end)`: start below end, its length within `[min, max]` seconds.
+/// Absent ends take their defaults (when the operation has them).
+fn check_window(
+    fields: &(impl Fields + ?Sized),
+    (start_name, end_name): (&str, &str),
+    (start_default, end_default): (Option<f64>, Option<f64>),
+    min: f64,
+    max: f64,
+) -> Result<(), ValidationError> {
+    let read = |name: &str, default: Option<f64>| match fields.field(name) {
+        Value::Num(n) => Some(n),
+        _ => default,
+    };
+    let (Some(start), Some(end)) = (read(start_name, start_default), read(end_name, end_default))
+    else {
+        return Ok(());
+    };
+    if start >= end {
+        return Err(ValidationError::new(
+            end_name,
+            RuleKind::Range,
+            format!(
+                "must be above `{start_name}` (got {} to {})",
+                crate::num::fmt(start),
+                crate::num::fmt(end)
+            ),
+        ));
+    }
+    let len = end - start;
+    // Two-decimal inputs: 6.00 may arrive as 5.999999999; allow a hair under.
+    if len + 1e-9 < min || len - 1e-9 > max {
+        return Err(ValidationError::new(
+            end_name,
+            RuleKind::Range,
+            format!(
+                "must make a window of {} to {} seconds from `{start_name}` (got {})",
+                crate::num::fmt(min),
+                crate::num::fmt(max),
+                crate::num::fmt((len * 100.0).round() / 100.0)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn flag(fields: &(impl Fields + ?Sized), name: &str) -> bool {
@@ -627,6 +1048,149 @@ mod tests {
                 .field,
             "variety"
         );
+    }
+
+    fn rule_of(op: Op, fields: &[(&str, Value)]) -> Option<(String, RuleKind)> {
+        op.validate(fields).err().map(|e| (e.field, e.rule))
+    }
+
+    #[test]
+    fn generate_follows_the_documented_modes() {
+        let base = |custom: bool| -> Vec<(&'static str, Value<'static>)> {
+            vec![
+                ("customMode", Value::Bool(custom)),
+                ("instrumental", Value::Bool(false)),
+                ("model", Value::Str("V4".into())),
+                ("callBackUrl", Value::Str("https://example.com/cb".into())),
+            ]
+        };
+        // Non-custom: the prompt is required, at most 500 characters.
+        let mut plain = base(false);
+        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::Required)));
+        plain.push(("prompt", Value::Str("".into())));
+        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::Required)));
+        let long = "p".repeat(1200);
+        plain.pop();
+        plain.push(("prompt", s(&long)));
+        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::MaxLength)));
+        plain.pop();
+        plain.push(("prompt", s("a calm piano piece")));
+        assert_eq!(rule_of(Op::Generate, &plain), None);
+
+        // Custom: style and title, and the lyrics unless instrumental, within V4's limits.
+        let mut custom = base(true);
+        assert_eq!(rule_of(Op::Generate, &custom), Some(("style".into(), RuleKind::Required)));
+        custom.push(("style", s("jazz")));
+        assert_eq!(rule_of(Op::Generate, &custom), Some(("title".into(), RuleKind::Required)));
+        let title = "t".repeat(81);
+        custom.push(("title", s(&title)));
+        assert_eq!(rule_of(Op::Generate, &custom), Some(("prompt".into(), RuleKind::Required)));
+        custom[1].1 = Value::Bool(true);
+        assert_eq!(rule_of(Op::Generate, &custom), Some(("title".into(), RuleKind::MaxLength)));
+        custom[2].1 = s("V5");
+        assert_eq!(rule_of(Op::Generate, &custom), None, "V5 allows 100 characters");
+        assert_eq!(custom_limits("V4_5ALL").title, 80);
+    }
+
+    #[test]
+    fn personas_need_custom_mode_and_voice_personas_need_v5() {
+        let mut f: Vec<(&str, Value)> = vec![
+            ("customMode", Value::Bool(false)),
+            ("instrumental", Value::Bool(true)),
+            ("model", s("V4")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("prompt", s("a song")),
+            ("personaId", s("p1")),
+        ];
+        assert_eq!(rule_of(Op::Generate, &f), Some(("personaId".into(), RuleKind::Dependency)));
+        f[0].1 = Value::Bool(true);
+        f.extend([("style", s("pop")), ("title", s("t")), ("personaModel", s("voice_persona"))]);
+        assert_eq!(rule_of(Op::Generate, &f), Some(("personaModel".into(), RuleKind::Dependency)));
+        f[2].1 = s("V5_5");
+        assert_eq!(rule_of(Op::Generate, &f), None);
+    }
+
+    #[test]
+    fn replace_section_windows_and_sources() {
+        let mut f: Vec<(&str, Value)> = vec![
+            ("prompt", s("new words")),
+            ("tags", s("jazz")),
+            ("title", s("t")),
+            ("fullLyrics", s("all the words")),
+            ("infillStartS", Value::Num(10.0)),
+            ("infillEndS", Value::Num(12.0)),
+        ];
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("taskId".into(), RuleKind::Dependency)));
+        f.push(("taskId", s("t1")));
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("audioId".into(), RuleKind::Required)));
+        f.push(("audioId", s("a1")));
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        f[5].1 = Value::Num(9.0);
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        f[5].1 = Value::Num(71.5);
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        f[5].1 = Value::Num(16.005);
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Step)));
+        f[5].1 = Value::Num(40.25);
+        assert_eq!(rule_of(Op::ReplaceSection, &f), None);
+        f.push(("uploadUrl", s("https://example.com/a.mp3")));
+        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("uploadUrl".into(), RuleKind::Dependency)));
+    }
+
+    #[test]
+    fn persona_segments_stems_and_mashup_lists() {
+        let mut p: Vec<(&str, Value)> = vec![
+            ("taskId", s("t")),
+            ("audioId", s("a")),
+            ("name", s("n")),
+            ("description", s("d")),
+            ("vocalStart", Value::Num(25.0)),
+        ];
+        assert_eq!(rule_of(Op::GeneratePersona, &p), Some(("vocalEnd".into(), RuleKind::Range)));
+        p[4].1 = Value::Num(5.0);
+        assert_eq!(rule_of(Op::GeneratePersona, &p), None);
+
+        let mut v: Vec<(&str, Value)> = vec![
+            ("taskId", s("t")),
+            ("audioId", s("a")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("type", s("split_stem_advanced")),
+        ];
+        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::Required)));
+        v.push(("stemName", s("Kazoo")));
+        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::OneOf)));
+        v[4].1 = s("Piano");
+        assert_eq!(rule_of(Op::SeparateVocals, &v), None);
+        v[3].1 = s("split_stem");
+        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::Dependency)));
+
+        let url = || s("https://example.com/a.mp3");
+        let mut m: Vec<(&str, Value)> = vec![
+            ("uploadUrlList", Value::List(vec![url()])),
+            ("customMode", Value::Bool(false)),
+            ("model", s("V5")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("prompt", s("mix them")),
+        ];
+        assert_eq!(rule_of(Op::Mashup, &m), Some(("uploadUrlList".into(), RuleKind::Range)));
+        m[0].1 = Value::List(vec![url(), s("not a url")]);
+        assert_eq!(rule_of(Op::Mashup, &m), Some(("uploadUrlList[1]".into(), RuleKind::Url)));
+        m[0].1 = Value::List(vec![url(), url()]);
+        assert_eq!(rule_of(Op::Mashup, &m), None);
+    }
+
+    #[test]
+    fn every_new_family_has_a_query_a_waiter_and_a_creator() {
+        use crate::waiter::TaskKind;
+        for kind in TaskKind::ALL {
+            let query = kind.query();
+            assert!(!query.endpoint().creates_task, "{kind:?}");
+            assert!(query.endpoint().fields.iter().any(|f| f.name == kind.query_field()));
+            assert!(Op::ALL.into_iter().any(|op| TaskKind::created_by(op) == Some(kind)));
+        }
+        assert_eq!(Op::ALL.len(), 37);
+        let upload = Op::ALL.into_iter().filter(|op| op.endpoint().host == Host::Upload).count();
+        assert_eq!(upload, 3);
     }
 
     #[test]

@@ -11,7 +11,9 @@ pub enum Value<'a> {
     Str(std::borrow::Cow<'a, str>),
     Num(f64),
     Bool(bool),
-    /// An array, object or anything else that is none of the above.
+    /// An array, its items read the same way (an item that is itself a list or object is `Other`).
+    List(Vec<Value<'a>>),
+    /// An object or anything else that is none of the above.
     Other,
 }
 
@@ -40,16 +42,13 @@ pub enum Kind {
     },
     /// An absolute http or https URL.
     Url,
-    /// A number in `[min, max]`, a multiple of `step` when set.
-    Number {
-        min: f64,
-        max: f64,
-        step: Option<f64>,
-    },
+    /// A number in `[min, max]`, a multiple of `step` when set (behind a reference: three `f64`
+    /// inline would triple the size of every rule in the table, which the wasm carries).
+    Number(&'static Range),
     /// A whole number in `[min, max]`.
     Integer {
-        min: i64,
-        max: i64,
+        min: i32,
+        max: i32,
     },
     /// One of the listed strings.
     OneOf(&'static [&'static str]),
@@ -58,15 +57,40 @@ pub enum Kind {
     DirPath,
     /// One file name: no separators, not `.` or `..`.
     FileName,
+    /// An array of `min` to `max` absolute http or https URLs.
+    UrlList {
+        min: usize,
+        max: usize,
+    },
 }
 
-/// One field of a request: its name, whether it is required, what it must be, and its documentation.
+/// The bounds of a number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    pub step: Option<f64>,
+}
+
+/// One field of a request: its name, whether it is required, what it must be, and (with the
+/// `docs` feature) its documentation. Kept small: the wasm carries one per field of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct FieldRule {
     pub name: &'static str,
     pub required: bool,
     pub kind: Kind,
+    #[cfg(feature = "docs")]
     pub doc: &'static str,
+}
+
+impl FieldRule {
+    /// The field's documentation; empty without the `docs` feature.
+    pub const fn doc(&self) -> &'static str {
+        #[cfg(feature = "docs")]
+        return self.doc;
+        #[cfg(not(feature = "docs"))]
+        ""
+    }
 }
 
 /// The rule a value broke; its string form is what JavaScript sees in `error.rule`.
@@ -271,7 +295,9 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             Ok(())
         }
         (Kind::Url, Value::Str(s)) => check_url(name, s),
-        (Kind::Number { min, max, step }, Value::Num(n)) => check_number(name, *n, min, max, step),
+        (Kind::Number(Range { min, max, step }), Value::Num(n)) => {
+            check_number(name, *n, *min, *max, *step)
+        }
         (Kind::Integer { min, max }, Value::Num(n)) => {
             if n.fract() != 0.0 || !n.is_finite() {
                 return Err(ValidationError::new(
@@ -280,7 +306,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                     format!("must be a whole number (got {})", num::fmt(*n)),
                 ));
             }
-            if *n < min as f64 || *n > max as f64 {
+            if *n < f64::from(min) || *n > f64::from(max) {
                 return Err(ValidationError::new(
                     name,
                     RuleKind::Range,
@@ -309,6 +335,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             }
         }
         (Kind::Bool, Value::Bool(_)) => Ok(()),
+        (Kind::UrlList { min, max }, Value::List(items)) => check_url_list(name, items, min, max),
         (Kind::DirPath, Value::Str(s)) => check_dir_path(name, s),
         (Kind::FileName, Value::Str(s)) => check_file_name(name, s),
         (kind, _) => Err(ValidationError::new(
@@ -328,7 +355,43 @@ pub const fn kind_noun(kind: Kind) -> &'static str {
         Kind::Integer { .. } => "an integer",
         Kind::OneOf(_) => "a string from the listed values",
         Kind::Bool => "a boolean",
+        Kind::UrlList { .. } => "an array of URL strings",
     }
+}
+
+fn check_url_list(
+    name: &str,
+    items: &[Value<'_>],
+    min: usize,
+    max: usize,
+) -> Result<(), ValidationError> {
+    let n = items.len();
+    if n < min || n > max {
+        let wanted = if min == max {
+            format!("exactly {min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(ValidationError::new(
+            name,
+            RuleKind::Range,
+            format!("must list {wanted} URLs (got {n})"),
+        ));
+    }
+    for (i, item) in items.iter().enumerate() {
+        let item_name = format!("{name}[{i}]");
+        match item {
+            Value::Str(s) => check_url(&item_name, s)?,
+            _ => {
+                return Err(ValidationError::new(
+                    &item_name,
+                    RuleKind::Url,
+                    "must be an absolute http or https URL",
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_number(
@@ -443,6 +506,18 @@ impl Fields for serde_json::Map<String, serde_json::Value> {
             Some(J::String(s)) => Value::Str(std::borrow::Cow::Borrowed(s)),
             Some(J::Number(n)) => n.as_f64().map_or(Value::Other, Value::Num),
             Some(J::Bool(b)) => Value::Bool(*b),
+            Some(J::Array(items)) => Value::List(
+                items
+                    .iter()
+                    .map(|item| match item {
+                        J::Null => Value::Null,
+                        J::String(s) => Value::Str(std::borrow::Cow::Borrowed(s)),
+                        J::Number(n) => n.as_f64().map_or(Value::Other, Value::Num),
+                        J::Bool(b) => Value::Bool(*b),
+                        _ => Value::Other,
+                    })
+                    .collect(),
+            ),
             Some(_) => Value::Other,
         }
     }
@@ -468,11 +543,12 @@ mod tests {
     const WEIGHT: FieldRule = FieldRule {
         name: "styleWeight",
         required: false,
-        kind: Kind::Number {
+        kind: Kind::Number(&Range {
             min: 0.0,
             max: 1.0,
             step: Some(0.01),
-        },
+        }),
+        #[cfg(feature = "docs")]
         doc: "",
     };
 
@@ -539,6 +615,7 @@ mod tests {
             name: "title",
             required: true,
             kind: Kind::Text { max: Some(3) },
+            #[cfg(feature = "docs")]
             doc: "",
         };
         assert!(check_one(&rule, &s("ééé")).is_ok());
@@ -568,12 +645,14 @@ mod known_field_tests {
             name: "callBackUrl",
             required: true,
             kind: Kind::Url,
+            #[cfg(feature = "docs")]
             doc: "",
         },
         FieldRule {
             name: "prompt",
             required: false,
             kind: Kind::Text { max: None },
+            #[cfg(feature = "docs")]
             doc: "",
         },
     ];

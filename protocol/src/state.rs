@@ -113,6 +113,36 @@ pub fn from_cover_flag(flag: i64) -> TaskState {
     }
 }
 
+/// MIDI tasks: integer `successFlag` 0 pending, 1 success, anything above failed.
+pub fn from_midi_flag(flag: i64) -> TaskState {
+    match flag {
+        crate::status::MIDI_SUCCESS => TaskState::Succeeded,
+        f if f > crate::status::MIDI_SUCCESS => TaskState::Failed,
+        _ => TaskState::Pending,
+    }
+}
+
+/// Recovery: the code of its own envelope: 201 running, 200 done, 500 every track failed.
+pub fn from_recovery_code(code: i64) -> TaskState {
+    match code {
+        crate::status::RECOVERY_DONE => TaskState::Succeeded,
+        crate::status::RECOVERY_RUNNING => TaskState::Running,
+        _ => TaskState::Failed,
+    }
+}
+
+/// Voice validation and voice tasks: lower-case `status`. A validation is done once its phrase
+/// waits for the singer (`wait_validating`); unknown words are taken as still running.
+pub fn from_voice_status(status: &str) -> TaskState {
+    use crate::status::*;
+    match status {
+        VOICE_WAIT_PROCESSING | "" => TaskState::Pending,
+        VOICE_PHRASE_READY | VOICE_SUCCESS => TaskState::Succeeded,
+        s if s == VOICE_FAIL || s.ends_with("_fail") || s.ends_with("failed") => TaskState::Failed,
+        _ => TaskState::Running,
+    }
+}
+
 /// Style boost: string `successFlag` "0" pending, "1" success, "2" failed.
 pub fn from_style_flag(flag: &str) -> TaskState {
     match flag {

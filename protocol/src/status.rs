@@ -23,6 +23,25 @@ pub const COVER_SUCCESS: i64 = 1;
 pub const COVER_GENERATING: i64 = 2;
 pub const COVER_FAILED: i64 = 3;
 
+/// MIDI records: integer `successFlag` 0 pending, 1 success, 2 creation failed, 3 generation failed.
+pub const MIDI_PENDING: i64 = 0;
+pub const MIDI_SUCCESS: i64 = 1;
+pub const MIDI_CREATE_FAILED: i64 = 2;
+pub const MIDI_FAILED: i64 = 3;
+
+/// Recovery's own envelope codes (`{code, msg, task_id, data}`).
+pub const RECOVERY_DONE: i64 = 200;
+pub const RECOVERY_RUNNING: i64 = 201;
+pub const RECOVERY_ALL_FAILED: i64 = 500;
+
+/// Voice statuses (lower case, unlike every other family).
+pub const VOICE_WAIT_PROCESSING: &str = "wait_processing";
+pub const VOICE_PROCESSING: &str = "processing_validate";
+pub const VOICE_VALIDATE_FAIL: &str = "processing_validate_fail";
+pub const VOICE_PHRASE_READY: &str = "wait_validating";
+pub const VOICE_SUCCESS: &str = "success";
+pub const VOICE_FAIL: &str = "fail";
+
 /// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
 pub fn is_failure(word: &str) -> bool {
     word.ends_with("FAILED") || word.ends_with("ERROR") || word.ends_with("EXCEPTION")
@@ -37,6 +56,11 @@ pub const fn generation_failed(kind: TaskKind) -> &'static str {
         TaskKind::Wav => GENERATE_WAV_FAILED,
         TaskKind::Lyrics => GENERATE_LYRICS_FAILED,
         TaskKind::Video => GENERATE_MP4_FAILED,
+        // Integer or lower-case encodings: these words only name the failure in messages.
+        TaskKind::Midi => "MIDI_GENERATION_FAILED",
+        TaskKind::Recovery => "RECOVERY_FAILED",
+        TaskKind::VoiceValidation => VOICE_VALIDATE_FAIL,
+        TaskKind::Voice => VOICE_FAIL,
     }
 }
 

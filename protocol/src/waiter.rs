@@ -17,16 +17,26 @@ pub enum TaskKind {
     Lyrics,
     VocalSeparation,
     Video,
+    Midi,
+    /// Audio recovery: its status query answers its own envelope (201 while running).
+    Recovery,
+    /// The first step of a custom voice: a phrase for the singer to record.
+    VoiceValidation,
+    Voice,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 6] = [
+    pub const ALL: [TaskKind; 10] = [
         TaskKind::Music,
         TaskKind::Cover,
         TaskKind::Wav,
         TaskKind::Lyrics,
         TaskKind::VocalSeparation,
         TaskKind::Video,
+        TaskKind::Midi,
+        TaskKind::Recovery,
+        TaskKind::VoiceValidation,
+        TaskKind::Voice,
     ];
 
     /// The `family` JavaScript sees on callback events.
@@ -38,6 +48,10 @@ impl TaskKind {
             TaskKind::Lyrics => "lyrics",
             TaskKind::VocalSeparation => "vocal_separation",
             TaskKind::Video => "video",
+            TaskKind::Midi => "midi",
+            TaskKind::Recovery => "recovery",
+            TaskKind::VoiceValidation => "voice_validation",
+            TaskKind::Voice => "voice",
         }
     }
 
@@ -54,6 +68,18 @@ impl TaskKind {
             TaskKind::Lyrics => Op::GetLyrics,
             TaskKind::VocalSeparation => Op::GetVocalSeparation,
             TaskKind::Video => Op::GetVideo,
+            TaskKind::Midi => Op::GetMidi,
+            TaskKind::Recovery => Op::GetRecovery,
+            TaskKind::VoiceValidation => Op::GetVoiceValidation,
+            TaskKind::Voice => Op::GetVoice,
+        }
+    }
+
+    /// The status query's parameter that names the task (recovery spells it in snake_case).
+    pub const fn query_field(self) -> &'static str {
+        match self {
+            TaskKind::Recovery => "task_id",
+            _ => "taskId",
         }
     }
 
@@ -66,6 +92,10 @@ impl TaskKind {
             TaskKind::Lyrics => "waitForLyrics",
             TaskKind::VocalSeparation => "waitForVocalSeparation",
             TaskKind::Video => "waitForVideo",
+            TaskKind::Midi => "waitForMidi",
+            TaskKind::Recovery => "waitForRecovery",
+            TaskKind::VoiceValidation => "waitForVoiceValidation",
+            TaskKind::Voice => "waitForVoice",
         }
     }
 
@@ -77,12 +107,19 @@ impl TaskKind {
             | Op::UploadCover
             | Op::UploadExtend
             | Op::AddInstrumental
-            | Op::AddVocals => TaskKind::Music,
+            | Op::AddVocals
+            | Op::GenerateSounds
+            | Op::Mashup
+            | Op::ReplaceSection => TaskKind::Music,
             Op::GenerateCover => TaskKind::Cover,
             Op::ConvertToWav => TaskKind::Wav,
             Op::GenerateLyrics => TaskKind::Lyrics,
             Op::SeparateVocals => TaskKind::VocalSeparation,
             Op::GenerateVideo => TaskKind::Video,
+            Op::GenerateMidi => TaskKind::Midi,
+            Op::RecoverAudio => TaskKind::Recovery,
+            Op::ValidateVoice | Op::RegenerateVoicePhrase => TaskKind::VoiceValidation,
+            Op::CreateVoice => TaskKind::Voice,
             _ => return None,
         })
     }
@@ -90,7 +127,11 @@ impl TaskKind {
     /// The record field holding the family's own status (copied into `TaskFailedError.taskStatus`).
     pub const fn status_field(self) -> &'static str {
         match self {
-            TaskKind::Music | TaskKind::Lyrics => "status",
+            TaskKind::Music
+            | TaskKind::Lyrics
+            | TaskKind::VoiceValidation
+            | TaskKind::Voice => "status",
+            TaskKind::Recovery => "code",
             _ => "successFlag",
         }
     }

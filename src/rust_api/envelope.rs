@@ -5,6 +5,7 @@ use super::error::Error;
 use super::transport::Reply;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use tunesmith_protocol::endpoints::Answer;
 use tunesmith_protocol::{retry, Op};
 use wasm_bindgen::JsValue;
 
@@ -24,6 +25,21 @@ struct Raw {
 /// The envelope's `data` on success; the family's error otherwise.
 pub(super) fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
+    // Recovery's own envelope: 201 (running) and 500 (every track failed) are states of a task
+    // that exists, told by the `task_id` beside the code; the whole answer is the record.
+    if op.answer() == Answer::Envelope {
+        let code = js_sys::Reflect::get(&reply.body, &JsValue::from_str("code"))
+            .ok()
+            .and_then(|c| c.as_f64());
+        let task_id = js_sys::Reflect::get(&reply.body, &JsValue::from_str("task_id"))
+            .ok()
+            .and_then(|t| t.as_string());
+        if matches!(code, Some(c) if c == 200.0 || c == 201.0 || c == 500.0)
+            && task_id.is_some_and(|t| !t.is_empty())
+        {
+            return Ok(reply.body);
+        }
+    }
     let raw = serde_wasm_bindgen::from_value::<Raw>(reply.body).ok();
     let code = raw.as_ref().and_then(|r| r.code).map(|c| c as i64);
     let success = raw.as_ref().and_then(|r| r.success);

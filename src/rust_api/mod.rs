@@ -47,6 +47,7 @@
 
 mod client;
 mod covers;
+mod creations;
 mod envelope;
 mod error;
 mod lyrics;

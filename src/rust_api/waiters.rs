@@ -13,7 +13,8 @@ use tunesmith_protocol::schedule::{PollSchedule, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::state::{self, Stage, TaskState};
 use tunesmith_protocol::waiter::{Next, Outcome, TaskKind, Waiter};
 use tunesmith_protocol::wire::{
-    CoverRecord, LyricsRecord, MusicRecord, TaskQuery, VideoRecord, VocalRecord, WavRecord,
+    CoverRecord, LyricsRecord, MidiRecord, MusicRecord, RecoveryEnvelope, VideoRecord, VocalRecord,
+    VoiceRecord, VoiceValidationRecord, WavRecord,
 };
 
 /// How long and how often a waiter polls. Defaults: 10 minutes, from 1 s up to 30 s between
@@ -127,6 +128,66 @@ string_flag_record! {
     VideoRecord => TaskKind::Video,
 }
 
+impl TaskRecord for MidiRecord {
+    const KIND: TaskKind = TaskKind::Midi;
+    fn status(&self) -> String {
+        self.success_flag.to_string()
+    }
+    fn observed(&self) -> (TaskState, Stage) {
+        (state::from_midi_flag(self.success_flag), Stage::Pending)
+    }
+    fn error_code(&self) -> Option<i64> {
+        self.error_code.as_deref().and_then(tunesmith_protocol::num::parse_int)
+    }
+    fn error_message(&self) -> Option<&str> {
+        self.error_message.as_deref()
+    }
+}
+
+impl TaskRecord for RecoveryEnvelope {
+    const KIND: TaskKind = TaskKind::Recovery;
+    fn status(&self) -> String {
+        self.code.to_string()
+    }
+    fn observed(&self) -> (TaskState, Stage) {
+        (state::from_recovery_code(self.code), Stage::Pending)
+    }
+    fn error_code(&self) -> Option<i64> {
+        (self.code != tunesmith_protocol::status::RECOVERY_DONE
+            && self.code != tunesmith_protocol::status::RECOVERY_RUNNING)
+            .then_some(self.code)
+    }
+    fn error_message(&self) -> Option<&str> {
+        Some(self.msg.as_str())
+    }
+}
+
+/// Voice validations and voices share the lower-case `status`.
+macro_rules! voice_record {
+    ($($record:ty => $kind:expr),* $(,)?) => {$(
+        impl TaskRecord for $record {
+            const KIND: TaskKind = $kind;
+            fn status(&self) -> String {
+                self.status.clone()
+            }
+            fn observed(&self) -> (TaskState, Stage) {
+                (state::from_voice_status(&self.status), Stage::Pending)
+            }
+            fn error_code(&self) -> Option<i64> {
+                self.error_code
+            }
+            fn error_message(&self) -> Option<&str> {
+                self.error_message.as_deref()
+            }
+        }
+    )*};
+}
+
+voice_record! {
+    VoiceValidationRecord => TaskKind::VoiceValidation,
+    VoiceRecord => TaskKind::Voice,
+}
+
 impl Client {
     /// Polls the task until it ends; calls `on_progress` with each record that shows progress
     /// (each music stage once, in order; each state once for the other families). Resolves with
@@ -152,9 +213,9 @@ impl Client {
         let mut waiter = Waiter::new(kind, schedule, options.timeout_ms);
         let started = js_sys::Date::now();
         let elapsed = || (js_sys::Date::now() - started).max(0.0) as u64;
-        let query = TaskQuery {
-            task_id: task_id.to_owned(),
-        };
+        // `taskId`, or recovery's `task_id`: the family's query names the task its own way.
+        let mut query = serde_json::Map::new();
+        query.insert(kind.query_field().to_owned(), task_id.into());
         let mut last_failure: Option<Error> = None;
         let mut last_state = "unknown";
         loop {
@@ -213,6 +274,43 @@ impl Client {
         options: WaitOptions,
     ) -> Result<MusicRecord, Error> {
         self.wait_for(task_id, options, |_: &MusicRecord| {}).await
+    }
+
+    /// Waits for a MIDI task.
+    pub async fn wait_for_midi(
+        &self,
+        task_id: &str,
+        options: WaitOptions,
+    ) -> Result<MidiRecord, Error> {
+        self.wait_for(task_id, options, |_: &MidiRecord| {}).await
+    }
+
+    /// Waits for an audio recovery.
+    pub async fn wait_for_recovery(
+        &self,
+        task_id: &str,
+        options: WaitOptions,
+    ) -> Result<RecoveryEnvelope, Error> {
+        self.wait_for(task_id, options, |_: &RecoveryEnvelope| {}).await
+    }
+
+    /// Waits for a voice validation's phrase.
+    pub async fn wait_for_voice_validation(
+        &self,
+        task_id: &str,
+        options: WaitOptions,
+    ) -> Result<VoiceValidationRecord, Error> {
+        self.wait_for(task_id, options, |_: &VoiceValidationRecord| {})
+            .await
+    }
+
+    /// Waits for a custom voice.
+    pub async fn wait_for_voice(
+        &self,
+        task_id: &str,
+        options: WaitOptions,
+    ) -> Result<VoiceRecord, Error> {
+        self.wait_for(task_id, options, |_: &VoiceRecord| {}).await
     }
 
     /// Waits for a cover task.

@@ -31,8 +31,44 @@ export type VocalGender = "m" | "f";
  *
  * - `separate_vocal`: default: 2 stems, vocals and instrumental
  * - `split_stem`: up to 12 stems, one per instrument group
+ * - `split_stem_advanced`: one named instrument (`stemName`), separated more finely
  */
-export type SeparationType = "separate_vocal" | "split_stem";
+export type SeparationType = "separate_vocal" | "split_stem" | "split_stem_advanced";
+
+/** The instrument a `split_stem_advanced` separation isolates. */
+export type StemName = "Lead Vocal" | "Drum Kit" | "Kick" | "Snare" | "Risers" | "Bass" | "Backing Vocals" | "Piano" | "Electric Guitar" | "Percussion" | "String Section" | "Synth" | "Acoustic Guitar" | "Sound Effects" | "Synth Pad" | "Synth Bass" | "Guitar" | "Brass Section" | "Organ" | "Electronic Drum Kit" | "Lead Electric Guitar" | "Synth Keys" | "Rhythm Electric Guitar" | "Electric Piano" | "Upright Bass" | "Keyboards" | "Distorted Electric Guitar" | "Synth Strings" | "Synth Lead" | "Woodwinds" | "Rhythm Acoustic Guitar" | "Flute" | "Harp" | "Tambourine" | "Trumpet" | "Arpeggiator" | "Accordion" | "Fiddle" | "Pedal Steel Guitar" | "Synth Voice" | "Violin" | "Digital Piano" | "Synth Brass" | "Mandolin" | "Choir" | "Banjo" | "Bells" | "Clarinet" | "Tenor Saxophone" | "Trombone" | "Shaker" | "French Horn" | "Glockenspiel" | "Electric Bass" | "Cello" | "Timpani" | "Harmonica" | "Marimba" | "Vibraphone" | "Lap Steel Guitar" | "Saxophone" | "Orchestra" | "Horns" | "Cymbals" | "Hand Clap" | "Oboe" | "Celesta" | "Congas" | "Drone" | "Alto Saxophone" | "Double Bass" | "Ukulele" | "Harpsichord" | "Baritone Saxophone" | "Xylophone" | "Tuba" | "Bass Guitar" | "Whistle" | "Lead Guitar" | "Rhodes" | "808" | "Bongos" | "Bassoon" | "Cowbell" | "Viola" | "Sitar" | "Steel Drums" | "Piccolo" | "Theremin" | "Bagpipes" | "Hi-Hat" | "Music Box" | "Melodica" | "Tabla" | "Koto" | "Djembe" | "Taiko" | "Didgeridoo";
+
+/** Key of a generated sound; `Any` (the default) lets the model choose. Minor keys end in `m`. */
+export type SoundKey = "Any" | "Cm" | "C#m" | "Dm" | "D#m" | "Em" | "Fm" | "F#m" | "Gm" | "G#m" | "Am" | "A#m" | "Bm" | "C" | "C#" | "D" | "D#" | "E" | "F" | "F#" | "G" | "G#" | "A" | "A#" | "B";
+
+/**
+ * What kind of id `personaId` is.
+ *
+ * - `style_persona`: default: a persona made by `generatePersona`
+ * - `voice_persona`: a voice made by `createVoice` (its `voiceId`); V5 and V5_5 only
+ */
+export type PersonaModel = "style_persona" | "voice_persona";
+
+/** Language of the validation phrase a singer records. */
+export type VoiceLanguage = "en" | "zh" | "es" | "fr" | "pt" | "de" | "ja" | "ko" | "hi" | "ru";
+
+/** How skilled the singer of a custom voice is. */
+export type SingerSkillLevel = "beginner" | "intermediate" | "advanced" | "professional";
+
+/**
+ * Status of a voice validation or voice task, as the service writes it (lower case).
+ *
+ * - `wait_processing`: queued
+ * - `processing_validate`: checking the recording
+ * - `processing_validate_fail`: the recording was refused (failed)
+ * - `wait_validating`: waiting for the singer's recording of the phrase (validation: done)
+ * - `success`: done
+ * - `fail`: failed
+ */
+export type VoiceStatus = "wait_processing" | "processing_validate" | "processing_validate_fail" | "wait_validating" | "success" | "fail";
+
+/** Whether one track's audio was recovered. */
+export type RecoveredStatus = "success" | "failed";
 
 /** Normalized state of any task, whatever its family's own encoding. */
 export type TaskState = "pending" | "running" | "succeeded" | "failed";
@@ -56,14 +92,18 @@ export type CallbackStage = "text" | "first" | "complete" | "error";
 /**
  * Which kind of task: the families that have a status query, a waiter and callbacks.
  *
- * - `music`: generate, extend, uploadCover, uploadExtend, addInstrumental, addVocals
+ * - `music`: generate, extend, uploadCover, uploadExtend, addInstrumental, addVocals, generateSounds, mashup, replaceSection
  * - `cover`: generateCover
  * - `wav`: convertToWav
  * - `lyrics`: generateLyrics
  * - `vocal_separation`: separateVocals
  * - `video`: generateVideo
+ * - `midi`: generateMidi
+ * - `recovery`: recoverAudio
+ * - `voice_validation`: validateVoice, regenerateVoicePhrase
+ * - `voice`: createVoice
  */
-export type TaskFamily = "music" | "cover" | "wav" | "lyrics" | "vocal_separation" | "video";
+export type TaskFamily = "music" | "cover" | "wav" | "lyrics" | "vocal_separation" | "video" | "midi" | "recovery" | "voice_validation" | "voice";
 
 /**
  * What went wrong, as a string union: the `kind` of every tunesmith error.
@@ -136,8 +176,14 @@ export interface GenerateRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
-  /** Persona to sing with. */
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
   personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
 }
 
 /** `extend`: Extend a generated track. */
@@ -170,6 +216,14 @@ export interface ExtendRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
+  personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
 }
 
 /** `uploadCover`: Cover an uploaded audio in a new style. */
@@ -200,6 +254,14 @@ export interface UploadCoverRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
+  personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
 }
 
 /** `uploadExtend`: Extend an uploaded audio. */
@@ -234,6 +296,14 @@ export interface UploadExtendRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
+  personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
 }
 
 /** `addInstrumental`: Generate an accompaniment for an uploaded vocal or melody. */
@@ -349,9 +419,13 @@ export interface SeparateVocalsRequest {
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
   /**
-   * separate_vocal (default, 2 stems) or split_stem (up to 12 stems). One of the `SeparationType` values.
+   * separate_vocal (default, 2 stems), split_stem (up to 12 stems) or split_stem_advanced (one named instrument). One of the `SeparationType` values.
    */
   type?: SeparationType;
+  /**
+   * The instrument to isolate; required with type split_stem_advanced, and only with it. One of the `StemName` values.
+   */
+  stemName?: StemName;
 }
 
 /** `generateVideo`: Make a music video of a track. */
@@ -378,6 +452,172 @@ export interface UploadTarget {
    * Stored file name; an existing name is overwritten; random when omitted. One file name: no `/`, `\` or `:`, not `.` or `..`, at most 255 bytes.
    */
   fileName?: string;
+}
+
+/** `generateSounds`: Generate a sound or loop (tempo, key). */
+export interface GenerateSoundsRequest {
+  /** What the sound is; at most 500 characters. */
+  prompt: string;
+  /** Model version: sounds take V5 only. */
+  model: "V5";
+  /** true: a seamless loop. */
+  soundLoop?: boolean;
+  /** Beats per minute, 1 to 300; automatic when omitted. A whole number from 1 to 300. */
+  soundTempo?: number;
+  /** Key; Any (default) lets the model choose. One of the `SoundKey` values. */
+  soundKey?: SoundKey;
+  /** true: fetch lyric subtitles when done. */
+  grabLyrics?: boolean;
+  /** URL that receives the task's callback (POST, JSON). An absolute http or https URL. */
+  callBackUrl?: string;
+}
+
+/** `replaceSection`: Regenerate a window of a track, keeping the rest. */
+export interface ReplaceSectionRequest {
+  /** The new lyrics of the window. */
+  prompt: string;
+  /** Style tags (jazz, electronic...). */
+  tags: string;
+  /** Track title. */
+  title: string;
+  /** The whole song's lyrics after the change. */
+  fullLyrics: string;
+  /** Start of the window, seconds (two decimals); below infillEndS. 0 to 86400, in steps of 0.01. */
+  infillStartS: number;
+  /**
+   * End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track. 0 to 86400, in steps of 0.01.
+   */
+  infillEndS: number;
+  /** Music task of a generated track (with audioId). */
+  taskId?: string;
+  /** The generated track (with taskId). */
+  audioId?: string;
+  /** An uploaded track instead (with model). An absolute http or https URL. */
+  uploadUrl?: string;
+  /** Model version; required with uploadUrl. One of the `Model` values. */
+  model?: Model;
+  /** Styles or traits to exclude. */
+  negativeTags?: string;
+  /** URL that receives the task's callback (POST, JSON). An absolute http or https URL. */
+  callBackUrl?: string;
+}
+
+/** `mashup`: Mash up two uploaded tracks into a new one. */
+export interface MashupRequest {
+  /** The two uploaded tracks to mix. Exactly 2 absolute http or https URLs. */
+  uploadUrlList: string[];
+  /** true: style and title are given; false: only a prompt. */
+  customMode: boolean;
+  /** Model version. One of the `Model` values. */
+  model: Model;
+  /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
+  callBackUrl: string;
+  /** Lyrics (custom mode) or description of the song. */
+  prompt?: string;
+  /** Genre and style. */
+  style?: string;
+  /** Track title. */
+  title?: string;
+  /** true: no vocals. */
+  instrumental?: boolean;
+  /** `m` or `f`. One of the `VocalGender` values. */
+  vocalGender?: VocalGender;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  styleWeight?: number;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  weirdnessConstraint?: number;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  audioWeight?: number;
+}
+
+/** `generatePersona`: Make a persona from a generated track (answers at once). */
+export interface GeneratePersonaRequest {
+  /** Music task of the track. */
+  taskId: string;
+  /** Id of one generated track (the `id` of a Track). */
+  audioId: string;
+  /** The persona's name. */
+  name: string;
+  /** Its musical character: genre, mood, instruments, voice. */
+  description: string;
+  /** Start of the analysed segment, seconds; default 0. 0 to 86400. */
+  vocalStart?: number;
+  /** End of the segment, seconds; default 30; the segment is 10 to 30 s. 0 to 86400. */
+  vocalEnd?: number;
+  /** Style label. */
+  style?: string;
+}
+
+/** `generateMidi`: Transcribe a vocal separation's stems to MIDI notes. */
+export interface GenerateMidiRequest {
+  /** A finished vocal-separation task. */
+  taskId: string;
+  /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
+  callBackUrl: string;
+  /** One stem (an `id` of the separation's `originData`); every stem when omitted. */
+  audioId?: string;
+}
+
+/** `recoverAudio`: Fresh playable links for an old music task whose links expired. */
+export interface RecoverAudioRequest {
+  /** The old music task. */
+  sunoTaskId: string;
+  /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
+  callBackUrl: string;
+}
+
+/** `getRecovery`: Status and links of an audio recovery. */
+export interface RecoveryQuery {
+  /** Id returned by recoverAudio (the service spells this parameter in snake_case). */
+  task_id: string;
+}
+
+/** `validateVoice`: Start a custom voice: get a phrase for the singer to record. */
+export interface ValidateVoiceRequest {
+  /** An uploaded recording of the singer. An absolute http or https URL. */
+  voiceUrl: string;
+  /** Start of the singing in the recording, seconds. 0 to 86400. */
+  vocalStartS: number;
+  /** End of the singing, seconds; after vocalStartS. 0 to 86400. */
+  vocalEndS: number;
+  /** Language of the phrase. One of the `VoiceLanguage` values. */
+  language?: VoiceLanguage;
+  /** URL that receives the task's callback (POST, JSON). An absolute http or https URL. */
+  callBackUrl?: string;
+}
+
+/** `regenerateVoicePhrase`: A new phrase for a voice validation. */
+export interface RegenerateVoicePhraseRequest {
+  /** The voice-validation task. */
+  taskId: string;
+  /**
+   * URL that receives the callback (the service spells this field `calBackUrl`). An absolute http or https URL.
+   */
+  calBackUrl: string;
+}
+
+/** `createVoice`: Create the custom voice from the recorded phrase. */
+export interface CreateVoiceRequest {
+  /** The voice-validation task. */
+  taskId: string;
+  /** An uploaded recording of the phrase. An absolute http or https URL. */
+  verifyUrl: string;
+  /** The voice's name. */
+  voiceName?: string;
+  /** A description of the voice. */
+  description?: string;
+  /** Style of the voice. */
+  style?: string;
+  /** How skilled the singer is. One of the `SingerSkillLevel` values. */
+  singerSkillLevel?: SingerSkillLevel;
+  /** URL that receives the task's callback (POST, JSON). An absolute http or https URL. */
+  callBackUrl?: string;
+}
+
+/** `checkVoice`: Whether a custom voice can be used (answers at once). */
+export interface CheckVoiceRequest {
+  /** The voice task (the service spells this field in snake_case). */
+  task_id: string;
 }
 
 // ---- Records, answers and callback events ---------------------------------------------------
@@ -530,6 +770,18 @@ export interface WavTask {
   state: TaskState;
 }
 
+/** One separated track of a vocal separation (the service writes these fields in snake_case). */
+export interface OriginStem {
+  /** The track's id: `audioId` of `generateMidi`. */
+  id: string;
+  /** The separated audio. */
+  audio_url: string;
+  /** Length in seconds. */
+  duration: number;
+  /** Which stem (Vocals, Instrumental, Drums, Bass, or the `stemName` of an advanced separation). */
+  stem_type_group_name: string;
+}
+
 /** Stem URLs of a vocal separation; a stem the separation type does not produce is null. */
 export interface Stems {
   /** The source track. */
@@ -560,6 +812,10 @@ export interface Stems {
   brassUrl: string | null;
   /** Woodwinds (split_stem). */
   woodwindsUrl: string | null;
+  /**
+   * Every separated track with its id (pass one as `audioId` to `generateMidi`), when the service lists them.
+   */
+  originData?: OriginStem[];
 }
 
 /** Status of a vocal separation (`getVocalSeparation`). */
@@ -744,6 +1000,148 @@ export interface UploadedFile {
   uploadedAt?: string;
 }
 
+/**
+ * A persona made from a generated track (`generatePersona`, answered at once): pass `personaId` to generate, extend, uploadCover or uploadExtend.
+ */
+export interface Persona {
+  /** The persona's id. */
+  personaId: string;
+  /** The name given. */
+  name: string;
+  /** The description given. */
+  description: string;
+}
+
+/** One note heard in a stem. */
+export interface MidiNote {
+  /** MIDI note number (0 to 127; 60 is middle C). */
+  pitch: number;
+  /** Start, in seconds from the start of the audio. */
+  start: number;
+  /** End, in seconds. */
+  end: number;
+  /** Loudness, 0 to 1. */
+  velocity: number;
+}
+
+/** The notes of one instrument (one separated stem). */
+export interface MidiInstrument {
+  /** Instrument name. */
+  name: string;
+  /** Its notes, in time order. */
+  notes: MidiNote[];
+}
+
+/** What a MIDI task found. */
+export interface MidiData {
+  /** The service's processing state (`complete` when done). */
+  state: string;
+  /** One entry per stem. */
+  instruments: MidiInstrument[];
+}
+
+/**
+ * Status of a MIDI task (`getMidi`). Its `successFlag` is an integer: 0 pending, 1 success, 2 or more failed.
+ */
+export interface MidiTask {
+  /** The task's id. */
+  taskId: string;
+  /** The service's internal record number. */
+  recordTaskId: number;
+  /** The stem the MIDI was made from; null when made from every stem. */
+  audioId: string | null;
+  /** The callback URL given at creation. */
+  callbackUrl: string;
+  /**
+   * When the task ended (epoch milliseconds on the wire, ISO 8601 from the client); null while running.
+   */
+  completeTime: string | null;
+  /** The notes; null until the task succeeds. */
+  midiData: MidiData | null;
+  /** 0 pending, 1 success, 2 task creation failed, 3 MIDI generation failed. */
+  successFlag: number;
+  /** When the task was created (epoch milliseconds on the wire, ISO 8601 from the client). */
+  createTime: string;
+  /** The failure's code (a string here); null unless failed. */
+  errorCode: string | null;
+  /** The failure's reason; null while running or on success. */
+  errorMessage: string | null;
+  /** Normalized state of the task. */
+  state: TaskState;
+}
+
+/** One track of an audio recovery (the service writes these fields in snake_case). */
+export interface RecoveredTrack {
+  /** The track's id (the `id` of the old task's Track). */
+  id: string;
+  /** A fresh playable link (may be `.m4a`); null when this track failed. */
+  audio_url: string | null;
+  /** The track's title. */
+  title: string;
+  /** `success` or `failed`. */
+  status: RecoveredStatus;
+  /** Why this track failed; null on success. */
+  error: string | null;
+}
+
+/**
+ * Status of an audio recovery (`getRecovery`). The service answers this query with its own envelope (`{code, msg, task_id, data}`, code 201 while running); the client turns it into this record.
+ */
+export interface RecoveryTask {
+  /** The recovery task's id (the envelope's `task_id`). */
+  taskId: string;
+  /** The envelope's code: 201 still running, 200 done, 500 every track failed. */
+  code: number;
+  /** The envelope's message. */
+  msg: string;
+  /** The recovered tracks; empty while running. */
+  tracks: RecoveredTrack[];
+  /** Normalized state: `running` on 201, `succeeded` on 200, `failed` on 500. */
+  state: TaskState;
+}
+
+/**
+ * Status of a voice validation (`getVoiceValidation`): the phrase the singer must record. Its state is `succeeded` once the phrase is ready (status `wait_validating`).
+ */
+export interface VoiceValidationTask {
+  /** The validation task's id: pass it to `createVoice` or `regenerateVoicePhrase`. */
+  taskId: string;
+  /** The phrase the singer must record and upload as `verifyUrl`; null until ready. */
+  validateInfo: string | null;
+  /** The service's own status, lower case. */
+  status: VoiceStatus;
+  /** The failure's code; null while running or on success. */
+  errorCode: number | null;
+  /** The failure's reason; null while running or on success. */
+  errorMessage: string | null;
+  /** Normalized state of the task. */
+  state: TaskState;
+}
+
+/**
+ * Status of a custom voice (`getVoice`): once `succeeded`, pass `voiceId` as `personaId` with `personaModel: "voice_persona"`.
+ */
+export interface VoiceTask {
+  /** The voice task's id. */
+  taskId: string;
+  /** The voice's id; null until ready. */
+  voiceId: string | null;
+  /** The service's own status, lower case. */
+  status: VoiceStatus;
+  /** The failure's code; null while running or on success. */
+  errorCode: number | null;
+  /** The failure's reason; null while running or on success. */
+  errorMessage: string | null;
+  /** Normalized state of the task. */
+  state: TaskState;
+}
+
+/** Whether a created voice can be used (`checkVoice`, answered at once). */
+export interface VoiceAvailability {
+  /** True when the voice can sing. */
+  isAvailable: boolean;
+}
+
 /** What every callback event has. */
 export interface CallbackEventBase {
   /** Which kind of task called back; the discriminant of `CallbackEvent`. */
@@ -810,6 +1208,34 @@ export interface VideoCallbackEvent extends CallbackEventBase {
   videoUrl: string | null;
 }
 
+/** A MIDI callback. */
+export interface MidiCallbackEvent extends CallbackEventBase {
+  family: "midi";
+  /** The notes; null on failure. */
+  midiData: MidiData | null;
+}
+
+/** An audio-recovery callback. */
+export interface RecoveryCallbackEvent extends CallbackEventBase {
+  family: "recovery";
+  /** The recovered tracks; empty on failure. */
+  tracks: RecoveredTrack[];
+}
+
+/** A voice-validation callback: the phrase is ready (or the recording was refused). */
+export interface VoiceValidationCallbackEvent extends CallbackEventBase {
+  family: "voice_validation";
+  /** The phrase to record; null on failure. */
+  validateInfo: string | null;
+}
+
+/** A voice callback: the custom voice is ready (or failed). */
+export interface VoiceCallbackEvent extends CallbackEventBase {
+  family: "voice";
+  /** The voice's id; null on failure. */
+  voiceId: string | null;
+}
+
 /** A callback, classified and normalized by `parseCallback`; switch on `family`. */
 export type CallbackEvent =
   | MusicCallbackEvent
@@ -817,7 +1243,11 @@ export type CallbackEvent =
   | WavCallbackEvent
   | LyricsCallbackEvent
   | VocalSeparationCallbackEvent
-  | VideoCallbackEvent;
+  | VideoCallbackEvent
+  | MidiCallbackEvent
+  | RecoveryCallbackEvent
+  | VoiceValidationCallbackEvent
+  | VoiceCallbackEvent;
 
 // ---- Waiting --------------------------------------------------------------------------------
 
@@ -950,6 +1380,66 @@ export interface Client {
   /** Status and URL of a music video. */
   getVideo(request: TaskQuery, options?: RequestOptions): Promise<VideoTask>;
   /**
+   * Generate a sound or loop (tempo, key). Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
+   */
+  generateSounds(request: GenerateSoundsRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
+  generateSounds(request: GenerateSoundsRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  generateSounds(request: GenerateSoundsRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /**
+   * Regenerate a window of a track, keeping the rest. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
+   */
+  replaceSection(request: ReplaceSectionRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
+  replaceSection(request: ReplaceSectionRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  replaceSection(request: ReplaceSectionRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /**
+   * Mash up two uploaded tracks into a new one. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
+   */
+  mashup(request: MashupRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
+  mashup(request: MashupRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  mashup(request: MashupRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Make a persona from a generated track (answers at once). */
+  generatePersona(request: GeneratePersonaRequest, options?: RequestOptions): Promise<Persona>;
+  /**
+   * Transcribe a vocal separation's stems to MIDI notes. Resolves with `{ taskId }`; with `wait`, with the final `MidiTask` (as `waitForMidi`).
+   */
+  generateMidi(request: GenerateMidiRequest, options: RequestOptions & { wait: Wait<MidiTask> }): Promise<MidiTask>;
+  generateMidi(request: GenerateMidiRequest & { wait: Wait<MidiTask> }, options?: RequestOptions): Promise<MidiTask>;
+  generateMidi(request: GenerateMidiRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and notes of a MIDI task. */
+  getMidi(request: TaskQuery, options?: RequestOptions): Promise<MidiTask>;
+  /**
+   * Fresh playable links for an old music task whose links expired. Resolves with `{ taskId }`; with `wait`, with the final `RecoveryTask` (as `waitForRecovery`).
+   */
+  recoverAudio(request: RecoverAudioRequest, options: RequestOptions & { wait: Wait<RecoveryTask> }): Promise<RecoveryTask>;
+  recoverAudio(request: RecoverAudioRequest & { wait: Wait<RecoveryTask> }, options?: RequestOptions): Promise<RecoveryTask>;
+  recoverAudio(request: RecoverAudioRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and links of an audio recovery. */
+  getRecovery(request: RecoveryQuery, options?: RequestOptions): Promise<RecoveryTask>;
+  /**
+   * Start a custom voice: get a phrase for the singer to record. Resolves with `{ taskId }`; with `wait`, with the final `VoiceValidationTask` (as `waitForVoiceValidation`).
+   */
+  validateVoice(request: ValidateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<VoiceValidationTask>;
+  validateVoice(request: ValidateVoiceRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<VoiceValidationTask>;
+  validateVoice(request: ValidateVoiceRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and phrase of a voice validation. */
+  getVoiceValidation(request: TaskQuery, options?: RequestOptions): Promise<VoiceValidationTask>;
+  /**
+   * A new phrase for a voice validation. Resolves with `{ taskId }`; with `wait`, with the final `VoiceValidationTask` (as `waitForVoiceValidation`).
+   */
+  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<VoiceValidationTask>;
+  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<VoiceValidationTask>;
+  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /**
+   * Create the custom voice from the recorded phrase. Resolves with `{ taskId }`; with `wait`, with the final `VoiceTask` (as `waitForVoice`).
+   */
+  createVoice(request: CreateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceTask> }): Promise<VoiceTask>;
+  createVoice(request: CreateVoiceRequest & { wait: Wait<VoiceTask> }, options?: RequestOptions): Promise<VoiceTask>;
+  createVoice(request: CreateVoiceRequest, options?: RequestOptions): Promise<TaskCreated>;
+  /** Status and id of a custom voice. */
+  getVoice(request: TaskQuery, options?: RequestOptions): Promise<VoiceTask>;
+  /** Whether a custom voice can be used (answers at once). */
+  checkVoice(request: CheckVoiceRequest, options?: RequestOptions): Promise<VoiceAvailability>;
+  /**
    * Waits for a music task to end; resolves with its final record (as `getTask`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
   waitForTask(taskId: string | TaskCreated, options?: WaitOptions<MusicTask>): Promise<MusicTask>;
@@ -973,4 +1463,20 @@ export interface Client {
    * Waits for a video task to end; resolves with its final record (as `getVideo`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
   waitForVideo(taskId: string | TaskCreated, options?: WaitOptions<VideoTask>): Promise<VideoTask>;
+  /**
+   * Waits for a midi task to end; resolves with its final record (as `getMidi`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
+   */
+  waitForMidi(taskId: string | TaskCreated, options?: WaitOptions<MidiTask>): Promise<MidiTask>;
+  /**
+   * Waits for a recovery task to end; resolves with its final record (as `getRecovery`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
+   */
+  waitForRecovery(taskId: string | TaskCreated, options?: WaitOptions<RecoveryTask>): Promise<RecoveryTask>;
+  /**
+   * Waits for a voice validation task to end; resolves with its final record (as `getVoiceValidation`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
+   */
+  waitForVoiceValidation(taskId: string | TaskCreated, options?: WaitOptions<VoiceValidationTask>): Promise<VoiceValidationTask>;
+  /**
+   * Waits for a voice task to end; resolves with its final record (as `getVoice`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
+   */
+  waitForVoice(taskId: string | TaskCreated, options?: WaitOptions<VoiceTask>): Promise<VoiceTask>;
 }

@@ -90,6 +90,7 @@ async fn every_family_creates_waits_and_decodes() {
             audio_id: audio_id.clone(),
             call_back_url: cb.clone(),
             r#type: Some("separate_vocal".into()),
+            stem_name: None,
         })
         .await
         .unwrap();
@@ -139,6 +140,9 @@ async fn every_family_creates_waits_and_decodes() {
             default_param_flag: true,
             continue_at: Some(5.0),
             model: "V6_MINI".into(),
+            style: Some("lofi".into()),
+            title: Some("Longer".into()),
+            instrumental: Some(true),
             call_back_url: cb.clone(),
             ..UploadExtendRequest::default()
         })

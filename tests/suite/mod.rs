@@ -5,6 +5,7 @@ mod callbacks;
 pub mod common;
 mod declared;
 mod errors;
+mod newer;
 mod operations;
 mod retries;
 mod validation;

@@ -75,7 +75,7 @@ async fn every_other_operation_succeeds() {
     for (name, p) in [
         ("extend", client.extend(js(json!({ "defaultParamFlag": false, "audioId": audio_id, "callBackUrl": cb })), None)),
         ("uploadCover", client.upload_cover(js(json!({ "uploadUrl": upload_url, "customMode": false, "instrumental": true, "model": "V6", "callBackUrl": cb, "prompt": "calm" })), None)),
-        ("uploadExtend", client.upload_extend(js(json!({ "uploadUrl": upload_url, "defaultParamFlag": true, "continueAt": 5, "model": "V6_MINI", "callBackUrl": cb })), None)),
+        ("uploadExtend", client.upload_extend(js(json!({ "uploadUrl": upload_url, "defaultParamFlag": true, "continueAt": 5, "model": "V6_MINI", "callBackUrl": cb, "style": "lofi", "title": "Longer", "instrumental": true })), None)),
         ("addInstrumental", client.add_instrumental(js(json!({ "uploadUrl": upload_url, "title": "t", "negativeTags": "metal", "tags": "piano", "callBackUrl": cb, "variety": 2, "styleWeight": 0.57 })), None)),
         ("addVocals", client.add_vocals(js(json!({ "uploadUrl": upload_url, "prompt": "love", "title": "t", "negativeTags": "growl", "style": "soul", "callBackUrl": cb, "vocalGender": "f" })), None)),
     ] {

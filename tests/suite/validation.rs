@@ -260,7 +260,7 @@ async fn every_rule_is_refused_client_side_with_nothing_sent() {
         ),
         (
             "uploadExtend",
-            json!({ "uploadUrl": "https://e.com/a.mp3", "defaultParamFlag": true, "model": "V6", "callBackUrl": cb }),
+            json!({ "uploadUrl": "https://e.com/a.mp3", "defaultParamFlag": true, "model": "V6", "callBackUrl": cb, "style": "s", "title": "t", "instrumental": true }),
             "continueAt",
             "required",
         ),

@@ -57,6 +57,10 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
             .iter()
             .position(|s| vocal_separation::stem_file(s) == name)
             .map(|index| Product::Stem { index }),
-        TaskKind::Lyrics => None,
+        TaskKind::Lyrics
+        | TaskKind::Midi
+        | TaskKind::Recovery
+        | TaskKind::VoiceValidation
+        | TaskKind::Voice => None,
     }
 }

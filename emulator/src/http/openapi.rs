@@ -27,7 +27,7 @@ fn schema(rule: &FieldRule) -> Value {
         }
         Kind::Words { max_words } => json!({"type": "string", "x-maxWords": max_words}),
         Kind::Url => json!({"type": "string", "format": "uri", "pattern": "^https?://"}),
-        Kind::Number { min, max, step } => {
+        Kind::Number(tunesmith_protocol::rules::Range { min, max, step }) => {
             let mut s = json!({"type": "number", "minimum": min, "maximum": max});
             if let Some(step) = step {
                 s["multipleOf"] = json!(step);
@@ -37,10 +37,16 @@ fn schema(rule: &FieldRule) -> Value {
         Kind::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Kind::OneOf(values) => json!({"type": "string", "enum": values}),
         Kind::Bool => json!({"type": "boolean"}),
+        Kind::UrlList { min, max } => json!({
+            "type": "array",
+            "items": {"type": "string", "format": "uri", "pattern": "^https?://"},
+            "minItems": min,
+            "maxItems": max,
+        }),
         Kind::DirPath => json!({"type": "string", "x-rule": "relative path without `..`"}),
         Kind::FileName => json!({"type": "string", "x-rule": "one file name without separators"}),
     };
-    s["description"] = json!(rule.doc);
+    s["description"] = json!(rule.doc());
     s
 }
 

@@ -79,7 +79,8 @@ fn check_at<V: Inspect>(value: &V, ty: &Ty, path: &str) -> Result<(), Mismatch> 
         (Ty::Unknown, _) => true,
         (Ty::Null(_), Shape::Null) => true,
         (Ty::Null(inner), _) => return check_at(value, inner, path),
-        (Ty::Str | Ty::Time, Shape::Str(_)) => true,
+        (Ty::Str | Ty::Time | Ty::Epoch, Shape::Str(_)) => true,
+        (Ty::Epoch, Shape::Num(n)) => n.is_finite() && n.fract() == 0.0,
         (Ty::Num, Shape::Num(n)) => n.is_finite(),
         (Ty::Int | Ty::Size, Shape::Num(n)) => n.is_finite() && n.fract() == 0.0,
         (Ty::Bool, Shape::Bool(_)) => true,
@@ -111,6 +112,7 @@ pub fn expected(ty: &Ty) -> String {
     match ty {
         Ty::Str => "a string".into(),
         Ty::Time => "a time string".into(),
+        Ty::Epoch => "a time (string or epoch milliseconds)".into(),
         Ty::Num => "a finite number".into(),
         Ty::Int | Ty::Size => "a whole number".into(),
         Ty::Bool => "a boolean".into(),

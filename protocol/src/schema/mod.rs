@@ -34,6 +34,8 @@ pub enum Ty {
     Bool,
     /// A time: the service's own text on the wire, ISO 8601 text from the client.
     Time,
+    /// A time the service writes as epoch milliseconds (an integer); ISO 8601 text from the client.
+    Epoch,
     /// Exactly this string (a discriminant).
     Lit(&'static str),
     /// One of a vocabulary's strings.

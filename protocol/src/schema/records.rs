@@ -8,7 +8,7 @@
 //! reads these), so the doc text costs npm users nothing.
 
 use super::{client, renamed, wire, wire_opt, Field, Record, Twin, Ty, Union};
-use super::{CALLBACK_STAGE, MUSIC_STAGE, TASK_FAMILY, TASK_STATE};
+use super::{CALLBACK_STAGE, MUSIC_STAGE, RECOVERED_STATUS, TASK_FAMILY, TASK_STATE, VOICE_STATUS};
 
 const STR: Ty = Ty::Str;
 const NULL_STR: Ty = Ty::Null(&Ty::Str);
@@ -317,6 +317,21 @@ pub static STEMS: Record = Record {
         wire("fxUrl", NULL_STR, "Effects (split_stem)."),
         wire("brassUrl", NULL_STR, "Brass (split_stem)."),
         wire("woodwindsUrl", NULL_STR, "Woodwinds (split_stem)."),
+        wire_opt("originData", Ty::List(&Ty::Ref(&ORIGIN_STEM)), "Every separated track with its id (pass one as `audioId` to `generateMidi`), when the service lists them."),
+    ],
+};
+
+pub static ORIGIN_STEM: Record = Record {
+    name: "OriginStem",
+    rust: Some("OriginStem"),
+    twin: None,
+    extends: None,
+    doc: "One separated track of a vocal separation (the service writes these fields in snake_case).",
+    fields: &[
+        wire("id", STR, "The track's id: `audioId` of `generateMidi`."),
+        wire("audio_url", STR, "The separated audio."),
+        wire("duration", Ty::Num, "Length in seconds."),
+        wire("stem_type_group_name", STR, "Which stem (Vocals, Instrumental, Drums, Bass, or the `stemName` of an advanced separation)."),
     ],
 };
 
@@ -584,6 +599,203 @@ pub static UPLOADED_FILE: Record = Record {
     ],
 };
 
+// ---- Personas, MIDI, recovery and voices -------------------------------------------------------
+
+pub static PERSONA: Record = Record {
+    name: "Persona",
+    rust: Some("PersonaRecord"),
+    twin: None,
+    extends: None,
+    doc: "A persona made from a generated track (`generatePersona`, answered at once): pass `personaId` to generate, extend, uploadCover or uploadExtend.",
+    fields: &[
+        wire("personaId", STR, "The persona's id."),
+        wire("name", STR, "The name given."),
+        wire("description", STR, "The description given."),
+    ],
+};
+
+pub static MIDI_NOTE: Record = Record {
+    name: "MidiNote",
+    rust: Some("MidiNote"),
+    twin: None,
+    extends: None,
+    doc: "One note heard in a stem.",
+    fields: &[
+        wire("pitch", Ty::Int, "MIDI note number (0 to 127; 60 is middle C)."),
+        wire("start", Ty::Num, "Start, in seconds from the start of the audio."),
+        wire("end", Ty::Num, "End, in seconds."),
+        wire("velocity", Ty::Num, "Loudness, 0 to 1."),
+    ],
+};
+
+pub static MIDI_INSTRUMENT: Record = Record {
+    name: "MidiInstrument",
+    rust: Some("MidiInstrument"),
+    twin: None,
+    extends: None,
+    doc: "The notes of one instrument (one separated stem).",
+    fields: &[
+        wire("name", STR, "Instrument name."),
+        wire("notes", Ty::List(&Ty::Ref(&MIDI_NOTE)), "Its notes, in time order."),
+    ],
+};
+
+pub static MIDI_DATA: Record = Record {
+    name: "MidiData",
+    rust: Some("MidiData"),
+    twin: None,
+    extends: None,
+    doc: "What a MIDI task found.",
+    fields: &[
+        wire("state", STR, "The service's processing state (`complete` when done)."),
+        wire("instruments", Ty::List(&Ty::Ref(&MIDI_INSTRUMENT)), "One entry per stem."),
+    ],
+};
+
+pub static MIDI_TASK: Record = Record {
+    name: "MidiTask",
+    rust: Some("MidiRecord"),
+    twin: None,
+    extends: None,
+    doc: "Status of a MIDI task (`getMidi`). Its `successFlag` is an integer: 0 pending, 1 success, 2 or more failed.",
+    fields: &[
+        wire("taskId", STR, "The task's id."),
+        wire("recordTaskId", Ty::Int, "The service's internal record number."),
+        wire("audioId", NULL_STR, "The stem the MIDI was made from; null when made from every stem."),
+        CALLBACK_URL,
+        wire("completeTime", Ty::Null(&Ty::Epoch), "When the task ended (epoch milliseconds on the wire, ISO 8601 from the client); null while running."),
+        wire("midiData", Ty::Null(&Ty::Ref(&MIDI_DATA)), "The notes; null until the task succeeds."),
+        wire("successFlag", Ty::Int, "0 pending, 1 success, 2 task creation failed, 3 MIDI generation failed."),
+        wire("createTime", Ty::Epoch, "When the task was created (epoch milliseconds on the wire, ISO 8601 from the client)."),
+        wire("errorCode", NULL_STR, "The failure's code (a string here); null unless failed."),
+        ERROR_MESSAGE,
+        state("Normalized state of the task."),
+    ],
+};
+
+pub static MIDI_CALLBACK_DATA: Record = Record {
+    name: "MidiCallbackData",
+    rust: Some("MidiCallbackData"),
+    twin: None,
+    extends: None,
+    doc: "`data` of a MIDI callback.",
+    fields: &[
+        wire("task_id", STR, "The task's id."),
+        wire("midiData", Ty::Null(&Ty::Ref(&MIDI_DATA)), "The notes; null on failure."),
+    ],
+};
+
+pub static RECOVERED_TRACK: Record = Record {
+    name: "RecoveredTrack",
+    rust: Some("RecoveredTrack"),
+    twin: None,
+    extends: None,
+    doc: "One track of an audio recovery (the service writes these fields in snake_case).",
+    fields: &[
+        wire("id", STR, "The track's id (the `id` of the old task's Track)."),
+        wire("audio_url", NULL_STR, "A fresh playable link (may be `.m4a`); null when this track failed."),
+        wire("title", STR, "The track's title."),
+        wire("status", Ty::Enum(&RECOVERED_STATUS), "`success` or `failed`."),
+        wire("error", NULL_STR, "Why this track failed; null on success."),
+    ],
+};
+
+pub static RECOVERY_ENVELOPE: Record = Record {
+    name: "RecoveryEnvelope",
+    rust: Some("RecoveryEnvelope"),
+    twin: None,
+    extends: None,
+    doc: "The whole answer of the recovery status query, which has its own envelope: `code` 201 while running, 200 done, 500 every track failed; `task_id` beside `data`.",
+    fields: &[
+        wire("code", Ty::Int, "201 still running, 200 done, 500 every track failed."),
+        wire("msg", STR, "The service's message."),
+        wire("task_id", STR, "The recovery task's id."),
+        wire("data", Ty::Null(&Ty::List(&Ty::Ref(&RECOVERED_TRACK))), "The tracks; null while running."),
+    ],
+};
+
+pub static RECOVERY_TASK: Record = Record {
+    name: "RecoveryTask",
+    rust: None,
+    twin: None,
+    extends: None,
+    doc: "Status of an audio recovery (`getRecovery`). The service answers this query with its own envelope (`{code, msg, task_id, data}`, code 201 while running); the client turns it into this record.",
+    fields: &[
+        client("taskId", STR, "The recovery task's id (the envelope's `task_id`)."),
+        client("code", Ty::Int, "The envelope's code: 201 still running, 200 done, 500 every track failed."),
+        client("msg", STR, "The envelope's message."),
+        client("tracks", Ty::List(&Ty::Ref(&RECOVERED_TRACK)), "The recovered tracks; empty while running."),
+        state("Normalized state: `running` on 201, `succeeded` on 200, `failed` on 500."),
+    ],
+};
+
+pub static RECOVERY_CALLBACK_DATA: Record = Record {
+    name: "RecoveryCallbackData",
+    rust: Some("RecoveryCallbackData"),
+    twin: None,
+    extends: None,
+    doc: "`data` of a recovery callback.",
+    fields: &[
+        wire("task_id", STR, "The task's id."),
+        wire("recovery_data", Ty::Null(&Ty::List(&Ty::Ref(&RECOVERED_TRACK))), "The tracks; null on failure."),
+    ],
+};
+
+pub static VOICE_VALIDATION_TASK: Record = Record {
+    name: "VoiceValidationTask",
+    rust: Some("VoiceValidationRecord"),
+    twin: None,
+    extends: None,
+    doc: "Status of a voice validation (`getVoiceValidation`): the phrase the singer must record. Its state is `succeeded` once the phrase is ready (status `wait_validating`).",
+    fields: &[
+        wire("taskId", STR, "The validation task's id: pass it to `createVoice` or `regenerateVoicePhrase`."),
+        wire("validateInfo", NULL_STR, "The phrase the singer must record and upload as `verifyUrl`; null until ready."),
+        wire("status", Ty::Enum(&VOICE_STATUS), "The service's own status, lower case."),
+        ERROR_CODE,
+        ERROR_MESSAGE,
+        state("Normalized state of the task."),
+    ],
+};
+
+pub static VOICE_TASK: Record = Record {
+    name: "VoiceTask",
+    rust: Some("VoiceRecord"),
+    twin: None,
+    extends: None,
+    doc: "Status of a custom voice (`getVoice`): once `succeeded`, pass `voiceId` as `personaId` with `personaModel: \"voice_persona\"`.",
+    fields: &[
+        wire("taskId", STR, "The voice task's id."),
+        wire("voiceId", NULL_STR, "The voice's id; null until ready."),
+        wire("status", Ty::Enum(&VOICE_STATUS), "The service's own status, lower case."),
+        ERROR_CODE,
+        ERROR_MESSAGE,
+        state("Normalized state of the task."),
+    ],
+};
+
+pub static VOICE_CALLBACK_DATA: Record = Record {
+    name: "VoiceCallbackData",
+    rust: Some("VoiceCallbackData"),
+    twin: None,
+    extends: None,
+    doc: "`data` of a voice-validation or voice callback: the record as `getVoiceValidation` or `getVoice` gives it.",
+    fields: &[
+        wire("taskId", STR, "The task's id."),
+        wire_opt("validateInfo", NULL_STR, "The phrase (validation callbacks)."),
+        wire_opt("voiceId", NULL_STR, "The voice (voice callbacks)."),
+        wire("status", Ty::Enum(&VOICE_STATUS), "The service's own status."),
+    ],
+};
+
+pub static VOICE_AVAILABILITY: Record = Record {
+    name: "VoiceAvailability",
+    rust: Some("VoiceAvailability"),
+    twin: None,
+    extends: None,
+    doc: "Whether a created voice can be used (`checkVoice`, answered at once).",
+    fields: &[wire("isAvailable", Ty::Bool, "True when the voice can sing.")],
+};
+
 // ---- Callback events (what `parseCallback` returns) -------------------------------------------
 
 pub static CALLBACK_EVENT_BASE: Record = Record {
@@ -676,6 +888,42 @@ pub static VIDEO_CALLBACK_EVENT: Record = event(
     ],
 );
 
+pub static MIDI_CALLBACK_EVENT: Record = event(
+    "MidiCallbackEvent",
+    "A MIDI callback.",
+    &[
+        client("family", Ty::Lit("midi"), ""),
+        client("midiData", Ty::Null(&Ty::Ref(&MIDI_DATA)), "The notes; null on failure."),
+    ],
+);
+
+pub static RECOVERY_CALLBACK_EVENT: Record = event(
+    "RecoveryCallbackEvent",
+    "An audio-recovery callback.",
+    &[
+        client("family", Ty::Lit("recovery"), ""),
+        client("tracks", Ty::List(&Ty::Ref(&RECOVERED_TRACK)), "The recovered tracks; empty on failure."),
+    ],
+);
+
+pub static VOICE_VALIDATION_CALLBACK_EVENT: Record = event(
+    "VoiceValidationCallbackEvent",
+    "A voice-validation callback: the phrase is ready (or the recording was refused).",
+    &[
+        client("family", Ty::Lit("voice_validation"), ""),
+        client("validateInfo", NULL_STR, "The phrase to record; null on failure."),
+    ],
+);
+
+pub static VOICE_CALLBACK_EVENT: Record = event(
+    "VoiceCallbackEvent",
+    "A voice callback: the custom voice is ready (or failed).",
+    &[
+        client("family", Ty::Lit("voice"), ""),
+        client("voiceId", NULL_STR, "The voice's id; null on failure."),
+    ],
+);
+
 pub static CALLBACK_EVENT: Union = Union {
     name: "CallbackEvent",
     doc: "A callback, classified and normalized by `parseCallback`; switch on `family`.",
@@ -687,6 +935,10 @@ pub static CALLBACK_EVENT: Union = Union {
         &LYRICS_CALLBACK_EVENT,
         &VOCAL_SEPARATION_CALLBACK_EVENT,
         &VIDEO_CALLBACK_EVENT,
+        &MIDI_CALLBACK_EVENT,
+        &RECOVERY_CALLBACK_EVENT,
+        &VOICE_VALIDATION_CALLBACK_EVENT,
+        &VOICE_CALLBACK_EVENT,
     ],
 };
 
@@ -704,6 +956,7 @@ pub static RECORDS: &[&Record] = &[
     &WAV_RESPONSE,
     &WAV_TASK,
     &WAV_CALLBACK_DATA,
+    &ORIGIN_STEM,
     &STEMS,
     &VOCAL_SEPARATION_TASK,
     &VOCAL_CALLBACK_DATA,
@@ -718,6 +971,20 @@ pub static RECORDS: &[&Record] = &[
     &ALIGNED_WORD,
     &TIMESTAMPED_LYRICS,
     &UPLOADED_FILE,
+    &PERSONA,
+    &MIDI_NOTE,
+    &MIDI_INSTRUMENT,
+    &MIDI_DATA,
+    &MIDI_TASK,
+    &MIDI_CALLBACK_DATA,
+    &RECOVERED_TRACK,
+    &RECOVERY_ENVELOPE,
+    &RECOVERY_TASK,
+    &RECOVERY_CALLBACK_DATA,
+    &VOICE_VALIDATION_TASK,
+    &VOICE_TASK,
+    &VOICE_CALLBACK_DATA,
+    &VOICE_AVAILABILITY,
     &CALLBACK_EVENT_BASE,
     &MUSIC_CALLBACK_EVENT,
     &COVER_CALLBACK_EVENT,
@@ -725,6 +992,10 @@ pub static RECORDS: &[&Record] = &[
     &LYRICS_CALLBACK_EVENT,
     &VOCAL_SEPARATION_CALLBACK_EVENT,
     &VIDEO_CALLBACK_EVENT,
+    &MIDI_CALLBACK_EVENT,
+    &RECOVERY_CALLBACK_EVENT,
+    &VOICE_VALIDATION_CALLBACK_EVENT,
+    &VOICE_CALLBACK_EVENT,
 ];
 
 pub static UNIONS: &[&Union] = &[&CALLBACK_EVENT];

@@ -38,11 +38,108 @@ pub static VOCAL_GENDER: Vocab = Vocab {
 pub static SEPARATION_TYPE: Vocab = Vocab {
     name: "SeparationType",
     doc: docs("How a vocal separation splits the track."),
-    values: &["separate_vocal", "split_stem"],
+    values: &["separate_vocal", "split_stem", "split_stem_advanced"],
     value_docs: &[
         docs("default: 2 stems, vocals and instrumental"),
         docs("up to 12 stems, one per instrument group"),
+        docs("one named instrument (`stemName`), separated more finely"),
     ],
+};
+
+/// The instruments `split_stem_advanced` can separate (the public document's `stemName` enum).
+pub static STEM_NAME: Vocab = Vocab {
+    name: "StemName",
+    doc: docs("The instrument a `split_stem_advanced` separation isolates."),
+    values: &[
+        "Lead Vocal", "Drum Kit", "Kick", "Snare", "Risers", "Bass", "Backing Vocals", "Piano",
+        "Electric Guitar", "Percussion", "String Section", "Synth", "Acoustic Guitar",
+        "Sound Effects", "Synth Pad", "Synth Bass", "Guitar", "Brass Section", "Organ",
+        "Electronic Drum Kit", "Lead Electric Guitar", "Synth Keys", "Rhythm Electric Guitar",
+        "Electric Piano", "Upright Bass", "Keyboards", "Distorted Electric Guitar",
+        "Synth Strings", "Synth Lead", "Woodwinds", "Rhythm Acoustic Guitar", "Flute", "Harp",
+        "Tambourine", "Trumpet", "Arpeggiator", "Accordion", "Fiddle", "Pedal Steel Guitar",
+        "Synth Voice", "Violin", "Digital Piano", "Synth Brass", "Mandolin", "Choir", "Banjo",
+        "Bells", "Clarinet", "Tenor Saxophone", "Trombone", "Shaker", "French Horn",
+        "Glockenspiel", "Electric Bass", "Cello", "Timpani", "Harmonica", "Marimba",
+        "Vibraphone", "Lap Steel Guitar", "Saxophone", "Orchestra", "Horns", "Cymbals",
+        "Hand Clap", "Oboe", "Celesta", "Congas", "Drone", "Alto Saxophone", "Double Bass",
+        "Ukulele", "Harpsichord", "Baritone Saxophone", "Xylophone", "Tuba", "Bass Guitar",
+        "Whistle", "Lead Guitar", "Rhodes", "808", "Bongos", "Bassoon", "Cowbell", "Viola",
+        "Sitar", "Steel Drums", "Piccolo", "Theremin", "Bagpipes", "Hi-Hat", "Music Box",
+        "Melodica", "Tabla", "Koto", "Djembe", "Taiko", "Didgeridoo",
+    ],
+    value_docs: &[],
+};
+
+/// Keys of generated sounds: `Any`, then the 12 minor keys, then the 12 major keys.
+pub static SOUND_KEY: Vocab = Vocab {
+    name: "SoundKey",
+    doc: docs("Key of a generated sound; `Any` (the default) lets the model choose. Minor keys end in `m`."),
+    values: &[
+        "Any", "Cm", "C#m", "Dm", "D#m", "Em", "Fm", "F#m", "Gm", "G#m", "Am", "A#m", "Bm", "C",
+        "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B",
+    ],
+    value_docs: &[],
+};
+
+/// Models a sounds task takes.
+pub const SOUND_MODELS: &[&str] = &["V5"];
+
+pub static PERSONA_MODEL: Vocab = Vocab {
+    name: "PersonaModel",
+    doc: docs("What kind of id `personaId` is."),
+    values: &["style_persona", "voice_persona"],
+    value_docs: &[
+        docs("default: a persona made by `generatePersona`"),
+        docs("a voice made by `createVoice` (its `voiceId`); V5 and V5_5 only"),
+    ],
+};
+
+/// Models `voice_persona` works with.
+pub const VOICE_PERSONA_MODELS: &[&str] = &["V5", "V5_5"];
+
+pub static VOICE_LANGUAGE: Vocab = Vocab {
+    name: "VoiceLanguage",
+    doc: docs("Language of the validation phrase a singer records."),
+    values: &["en", "zh", "es", "fr", "pt", "de", "ja", "ko", "hi", "ru"],
+    value_docs: &[],
+};
+
+pub static SINGER_SKILL: Vocab = Vocab {
+    name: "SingerSkillLevel",
+    doc: docs("How skilled the singer of a custom voice is."),
+    values: &["beginner", "intermediate", "advanced", "professional"],
+    value_docs: &[],
+};
+
+/// The lower-case `status` of voice validation and voice records.
+pub static VOICE_STATUS: Vocab = Vocab {
+    name: "VoiceStatus",
+    doc: docs("Status of a voice validation or voice task, as the service writes it (lower case)."),
+    values: &[
+        "wait_processing",
+        "processing_validate",
+        "processing_validate_fail",
+        "wait_validating",
+        "success",
+        "fail",
+    ],
+    value_docs: &[
+        docs("queued"),
+        docs("checking the recording"),
+        docs("the recording was refused (failed)"),
+        docs("waiting for the singer's recording of the phrase (validation: done)"),
+        docs("done"),
+        docs("failed"),
+    ],
+};
+
+/// `status` of one recovered track.
+pub static RECOVERED_STATUS: Vocab = Vocab {
+    name: "RecoveredStatus",
+    doc: docs("Whether one track's audio was recovered."),
+    values: &["success", "failed"],
+    value_docs: &[],
 };
 
 /// `TaskState::as_str` of every state, in order.
@@ -87,14 +184,22 @@ pub static TASK_FAMILY: Vocab = Vocab {
         "lyrics",
         "vocal_separation",
         "video",
+        "midi",
+        "recovery",
+        "voice_validation",
+        "voice",
     ],
     value_docs: &[
-        docs("generate, extend, uploadCover, uploadExtend, addInstrumental, addVocals"),
+        docs("generate, extend, uploadCover, uploadExtend, addInstrumental, addVocals, generateSounds, mashup, replaceSection"),
         docs("generateCover"),
         docs("convertToWav"),
         docs("generateLyrics"),
         docs("separateVocals"),
         docs("generateVideo"),
+        docs("generateMidi"),
+        docs("recoverAudio"),
+        docs("validateVoice, regenerateVoicePhrase"),
+        docs("createVoice"),
     ],
 };
 
@@ -179,6 +284,13 @@ pub static VOCABS: &[&Vocab] = &[
     &MODEL,
     &VOCAL_GENDER,
     &SEPARATION_TYPE,
+    &STEM_NAME,
+    &SOUND_KEY,
+    &PERSONA_MODEL,
+    &VOICE_LANGUAGE,
+    &SINGER_SKILL,
+    &VOICE_STATUS,
+    &RECOVERED_STATUS,
     &TASK_STATE,
     &MUSIC_STAGE,
     &CALLBACK_STAGE,
@@ -209,7 +321,12 @@ mod tests {
         let rules: Vec<&str> = RuleKind::ALL.iter().map(|k| k.as_str()).collect();
         assert_eq!(rules, RULE.values);
         for v in VOCABS {
-            assert_eq!(v.values.len(), v.value_docs.len(), "{}", v.name);
+            // Either a meaning for every value, or none (the value says it all).
+            assert!(
+                v.value_docs.is_empty() || v.values.len() == v.value_docs.len(),
+                "{}",
+                v.name
+            );
         }
     }
 }

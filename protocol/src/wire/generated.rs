@@ -258,6 +258,19 @@ pub struct WavCallbackData {
     pub task_id: String,
 }
 
+/// One separated track of a vocal separation (the service writes these fields in snake_case).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OriginStem {
+    /// The track's id: `audioId` of `generateMidi`.
+    pub id: String,
+    /// The separated audio.
+    pub audio_url: String,
+    /// Length in seconds.
+    pub duration: f64,
+    /// Which stem (Vocals, Instrumental, Drums, Bass, or the `stemName` of an advanced separation).
+    pub stem_type_group_name: String,
+}
+
 /// Stem URLs of a vocal separation; a stem the separation type does not produce is null.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stems {
@@ -303,6 +316,10 @@ pub struct Stems {
     /// Woodwinds (split_stem).
     #[serde(rename = "woodwindsUrl")]
     pub woodwinds_url: Option<String>,
+    /// Every separated track with its id (pass one as `audioId` to `generateMidi`), when the service lists them.
+    #[serde(rename = "originData")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin_data: Option<Vec<OriginStem>>,
 }
 
 /// Stem URLs of a vocal separation; a stem the separation type does not produce is null.
@@ -337,6 +354,9 @@ pub struct StemsSnake {
     pub brass_url: Option<String>,
     /// Woodwinds (split_stem).
     pub woodwinds_url: Option<String>,
+    /// Every separated track with its id (pass one as `audioId` to `generateMidi`), when the service lists them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin_data: Option<Vec<OriginStem>>,
 }
 
 impl From<&Stems> for StemsSnake {
@@ -357,6 +377,7 @@ impl From<&Stems> for StemsSnake {
             fx_url: v.fx_url,
             brass_url: v.brass_url,
             woodwinds_url: v.woodwinds_url,
+            origin_data: v.origin_data,
         }
     }
 }
@@ -623,6 +644,195 @@ pub struct UploadRecord {
     pub uploaded_at: Option<String>,
 }
 
+/// A persona made from a generated track (`generatePersona`, answered at once): pass `personaId` to generate, extend, uploadCover or uploadExtend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PersonaRecord {
+    /// The persona's id.
+    #[serde(rename = "personaId")]
+    pub persona_id: String,
+    /// The name given.
+    pub name: String,
+    /// The description given.
+    pub description: String,
+}
+
+/// One note heard in a stem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MidiNote {
+    /// MIDI note number (0 to 127; 60 is middle C).
+    pub pitch: i64,
+    /// Start, in seconds from the start of the audio.
+    pub start: f64,
+    /// End, in seconds.
+    pub end: f64,
+    /// Loudness, 0 to 1.
+    pub velocity: f64,
+}
+
+/// The notes of one instrument (one separated stem).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MidiInstrument {
+    /// Instrument name.
+    pub name: String,
+    /// Its notes, in time order.
+    pub notes: Vec<MidiNote>,
+}
+
+/// What a MIDI task found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MidiData {
+    /// The service's processing state (`complete` when done).
+    pub state: String,
+    /// One entry per stem.
+    pub instruments: Vec<MidiInstrument>,
+}
+
+/// Status of a MIDI task (`getMidi`). Its `successFlag` is an integer: 0 pending, 1 success, 2 or more failed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MidiRecord {
+    /// The task's id.
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// The service's internal record number.
+    #[serde(rename = "recordTaskId")]
+    pub record_task_id: i64,
+    /// The stem the MIDI was made from; null when made from every stem.
+    #[serde(rename = "audioId")]
+    pub audio_id: Option<String>,
+    /// The callback URL given at creation.
+    #[serde(rename = "callbackUrl")]
+    pub callback_url: String,
+    /// When the task ended (epoch milliseconds on the wire, ISO 8601 from the client); null while running.
+    #[serde(rename = "completeTime")]
+    pub complete_time: Option<i64>,
+    /// The notes; null until the task succeeds.
+    #[serde(rename = "midiData")]
+    pub midi_data: Option<MidiData>,
+    /// 0 pending, 1 success, 2 task creation failed, 3 MIDI generation failed.
+    #[serde(rename = "successFlag")]
+    pub success_flag: i64,
+    /// When the task was created (epoch milliseconds on the wire, ISO 8601 from the client).
+    #[serde(rename = "createTime")]
+    pub create_time: i64,
+    /// The failure's code (a string here); null unless failed.
+    #[serde(rename = "errorCode")]
+    pub error_code: Option<String>,
+    /// The failure's reason; null while running or on success.
+    #[serde(rename = "errorMessage")]
+    pub error_message: Option<String>,
+}
+
+/// `data` of a MIDI callback.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MidiCallbackData {
+    /// The task's id.
+    pub task_id: String,
+    /// The notes; null on failure.
+    #[serde(rename = "midiData")]
+    pub midi_data: Option<MidiData>,
+}
+
+/// One track of an audio recovery (the service writes these fields in snake_case).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveredTrack {
+    /// The track's id (the `id` of the old task's Track).
+    pub id: String,
+    /// A fresh playable link (may be `.m4a`); null when this track failed.
+    pub audio_url: Option<String>,
+    /// The track's title.
+    pub title: String,
+    /// `success` or `failed`.
+    pub status: String,
+    /// Why this track failed; null on success.
+    pub error: Option<String>,
+}
+
+/// The whole answer of the recovery status query, which has its own envelope: `code` 201 while running, 200 done, 500 every track failed; `task_id` beside `data`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryEnvelope {
+    /// 201 still running, 200 done, 500 every track failed.
+    pub code: i64,
+    /// The service's message.
+    pub msg: String,
+    /// The recovery task's id.
+    pub task_id: String,
+    /// The tracks; null while running.
+    pub data: Option<Vec<RecoveredTrack>>,
+}
+
+/// `data` of a recovery callback.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryCallbackData {
+    /// The task's id.
+    pub task_id: String,
+    /// The tracks; null on failure.
+    pub recovery_data: Option<Vec<RecoveredTrack>>,
+}
+
+/// Status of a voice validation (`getVoiceValidation`): the phrase the singer must record. Its state is `succeeded` once the phrase is ready (status `wait_validating`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoiceValidationRecord {
+    /// The validation task's id: pass it to `createVoice` or `regenerateVoicePhrase`.
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// The phrase the singer must record and upload as `verifyUrl`; null until ready.
+    #[serde(rename = "validateInfo")]
+    pub validate_info: Option<String>,
+    /// The service's own status, lower case.
+    pub status: String,
+    /// The failure's code; null while running or on success.
+    #[serde(rename = "errorCode")]
+    pub error_code: Option<i64>,
+    /// The failure's reason; null while running or on success.
+    #[serde(rename = "errorMessage")]
+    pub error_message: Option<String>,
+}
+
+/// Status of a custom voice (`getVoice`): once `succeeded`, pass `voiceId` as `personaId` with `personaModel: "voice_persona"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoiceRecord {
+    /// The voice task's id.
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// The voice's id; null until ready.
+    #[serde(rename = "voiceId")]
+    pub voice_id: Option<String>,
+    /// The service's own status, lower case.
+    pub status: String,
+    /// The failure's code; null while running or on success.
+    #[serde(rename = "errorCode")]
+    pub error_code: Option<i64>,
+    /// The failure's reason; null while running or on success.
+    #[serde(rename = "errorMessage")]
+    pub error_message: Option<String>,
+}
+
+/// `data` of a voice-validation or voice callback: the record as `getVoiceValidation` or `getVoice` gives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoiceCallbackData {
+    /// The task's id.
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// The phrase (validation callbacks).
+    #[serde(rename = "validateInfo")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validate_info: Option<Option<String>>,
+    /// The voice (voice callbacks).
+    #[serde(rename = "voiceId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voice_id: Option<Option<String>>,
+    /// The service's own status.
+    pub status: String,
+}
+
+/// Whether a created voice can be used (`checkVoice`, answered at once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoiceAvailability {
+    /// True when the voice can sing.
+    #[serde(rename = "isAvailable")]
+    pub is_available: bool,
+}
+
 /// Generate music (2 tracks)
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GenerateRequest {
@@ -665,10 +875,14 @@ pub struct GenerateRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
-    /// Persona to sing with
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
     #[serde(rename = "personaId")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
 }
 
 /// Extend a generated track
@@ -719,6 +933,14 @@ pub struct ExtendRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
+    #[serde(rename = "personaId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
 }
 
 /// Cover an uploaded audio in a new style
@@ -766,6 +988,14 @@ pub struct UploadCoverRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
+    #[serde(rename = "personaId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
 }
 
 /// Extend an uploaded audio
@@ -818,6 +1048,14 @@ pub struct UploadExtendRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
+    #[serde(rename = "personaId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
 }
 
 /// Generate an accompaniment for an uploaded vocal or melody
@@ -986,9 +1224,13 @@ pub struct SeparateVocalsRequest {
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
-    /// separate_vocal (default, 2 stems) or split_stem (up to 12 stems)
+    /// separate_vocal (default, 2 stems), split_stem (up to 12 stems) or split_stem_advanced (one named instrument)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
+    /// The instrument to isolate; required with type split_stem_advanced, and only with it
+    #[serde(rename = "stemName")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stem_name: Option<String>,
 }
 
 /// Make a music video of a track
@@ -1055,4 +1297,247 @@ pub struct UploadBase64Request {
     #[serde(rename = "fileName")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_name: Option<String>,
+}
+
+/// Generate a sound or loop (tempo, key)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GenerateSoundsRequest {
+    /// What the sound is; at most 500 characters
+    pub prompt: String,
+    /// Model version: sounds take V5 only
+    pub model: String,
+    /// true: a seamless loop
+    #[serde(rename = "soundLoop")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sound_loop: Option<bool>,
+    /// Beats per minute, 1 to 300; automatic when omitted
+    #[serde(rename = "soundTempo")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sound_tempo: Option<i64>,
+    /// Key; Any (default) lets the model choose
+    #[serde(rename = "soundKey")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sound_key: Option<String>,
+    /// true: fetch lyric subtitles when done
+    #[serde(rename = "grabLyrics")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grab_lyrics: Option<bool>,
+    /// URL that receives the task's callback (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_back_url: Option<String>,
+}
+
+/// Regenerate a window of a track, keeping the rest
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReplaceSectionRequest {
+    /// The new lyrics of the window
+    pub prompt: String,
+    /// Style tags (jazz, electronic...)
+    pub tags: String,
+    /// Track title
+    pub title: String,
+    /// The whole song's lyrics after the change
+    #[serde(rename = "fullLyrics")]
+    pub full_lyrics: String,
+    /// Start of the window, seconds (two decimals); below infillEndS
+    #[serde(rename = "infillStartS")]
+    pub infill_start_s: f64,
+    /// End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track
+    #[serde(rename = "infillEndS")]
+    pub infill_end_s: f64,
+    /// Music task of a generated track (with audioId)
+    #[serde(rename = "taskId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    /// The generated track (with taskId)
+    #[serde(rename = "audioId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_id: Option<String>,
+    /// An uploaded track instead (with model)
+    #[serde(rename = "uploadUrl")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_url: Option<String>,
+    /// Model version; required with uploadUrl
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Styles or traits to exclude
+    #[serde(rename = "negativeTags")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negative_tags: Option<String>,
+    /// URL that receives the task's callback (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_back_url: Option<String>,
+}
+
+/// Mash up two uploaded tracks into a new one
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MashupRequest {
+    /// The two uploaded tracks to mix
+    #[serde(rename = "uploadUrlList")]
+    pub upload_url_list: Vec<String>,
+    /// true: style and title are given; false: only a prompt
+    #[serde(rename = "customMode")]
+    pub custom_mode: bool,
+    /// Model version
+    pub model: String,
+    /// URL that receives the task's callbacks (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    pub call_back_url: String,
+    /// Lyrics (custom mode) or description of the song
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Genre and style
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+    /// Track title
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// true: no vocals
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instrumental: Option<bool>,
+    /// `m` or `f`
+    #[serde(rename = "vocalGender")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocal_gender: Option<String>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "styleWeight")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style_weight: Option<f64>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "weirdnessConstraint")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weirdness_constraint: Option<f64>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "audioWeight")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_weight: Option<f64>,
+}
+
+/// Make a persona from a generated track (answers at once)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GeneratePersonaRequest {
+    /// Music task of the track
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// Id of one generated track (the `id` of a Track)
+    #[serde(rename = "audioId")]
+    pub audio_id: String,
+    /// The persona's name
+    pub name: String,
+    /// Its musical character: genre, mood, instruments, voice
+    pub description: String,
+    /// Start of the analysed segment, seconds; default 0
+    #[serde(rename = "vocalStart")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocal_start: Option<f64>,
+    /// End of the segment, seconds; default 30; the segment is 10 to 30 s
+    #[serde(rename = "vocalEnd")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocal_end: Option<f64>,
+    /// Style label
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+}
+
+/// Transcribe a vocal separation's stems to MIDI notes
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GenerateMidiRequest {
+    /// A finished vocal-separation task
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// URL that receives the task's callbacks (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    pub call_back_url: String,
+    /// One stem (an `id` of the separation's `originData`); every stem when omitted
+    #[serde(rename = "audioId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_id: Option<String>,
+}
+
+/// Fresh playable links for an old music task whose links expired
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecoverAudioRequest {
+    /// The old music task
+    #[serde(rename = "sunoTaskId")]
+    pub suno_task_id: String,
+    /// URL that receives the task's callbacks (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    pub call_back_url: String,
+}
+
+/// Status and links of an audio recovery
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryQuery {
+    /// Id returned by recoverAudio (the service spells this parameter in snake_case)
+    pub task_id: String,
+}
+
+/// Start a custom voice: get a phrase for the singer to record
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ValidateVoiceRequest {
+    /// An uploaded recording of the singer
+    #[serde(rename = "voiceUrl")]
+    pub voice_url: String,
+    /// Start of the singing in the recording, seconds
+    #[serde(rename = "vocalStartS")]
+    pub vocal_start_s: f64,
+    /// End of the singing, seconds; after vocalStartS
+    #[serde(rename = "vocalEndS")]
+    pub vocal_end_s: f64,
+    /// Language of the phrase
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// URL that receives the task's callback (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_back_url: Option<String>,
+}
+
+/// A new phrase for a voice validation
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegenerateVoicePhraseRequest {
+    /// The voice-validation task
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// URL that receives the callback (the service spells this field `calBackUrl`)
+    #[serde(rename = "calBackUrl")]
+    pub cal_back_url: String,
+}
+
+/// Create the custom voice from the recorded phrase
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CreateVoiceRequest {
+    /// The voice-validation task
+    #[serde(rename = "taskId")]
+    pub task_id: String,
+    /// An uploaded recording of the phrase
+    #[serde(rename = "verifyUrl")]
+    pub verify_url: String,
+    /// The voice's name
+    #[serde(rename = "voiceName")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voice_name: Option<String>,
+    /// A description of the voice
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Style of the voice
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
+    /// How skilled the singer is
+    #[serde(rename = "singerSkillLevel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub singer_skill_level: Option<String>,
+    /// URL that receives the task's callback (POST, JSON)
+    #[serde(rename = "callBackUrl")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_back_url: Option<String>,
+}
+
+/// Whether a custom voice can be used (answers at once)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckVoiceRequest {
+    /// The voice task (the service spells this field in snake_case)
+    pub task_id: String,
 }

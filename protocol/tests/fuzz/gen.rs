@@ -369,6 +369,7 @@ impl<'a> Gen<'a> {
         }
         match ty {
             Ty::Str => Value::String(self.plausible_string()),
+            Ty::Epoch => Value::from(self.below(2_000_000_000_000)),
             Ty::Time => Value::String(match self.below(4) {
                 0 => self.digits(),
                 1 => self.string(),
@@ -502,7 +503,11 @@ impl<'a> Gen<'a> {
                 Value::String(vec!["w"; n].join(sep))
             }
             Kind::Url | Kind::DirPath | Kind::FileName => Value::String(self.string()),
-            Kind::Number { min, max, step } => {
+            Kind::UrlList { max, .. } => {
+                let n = self.below(max + 2);
+                Value::Array((0..n).map(|_| Value::String(self.string())).collect())
+            }
+            Kind::Number(&tunesmith_protocol::rules::Range { min, max, step }) => {
                 let candidates = [
                     min,
                     max,

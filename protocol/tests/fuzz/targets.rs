@@ -381,7 +381,10 @@ fn decode_request(op: Op, v: &Value) {
         | Op::GetWav
         | Op::GetLyrics
         | Op::GetVocalSeparation
-        | Op::GetVideo => go::<wire::TaskQuery>(v),
+        | Op::GetVideo
+        | Op::GetMidi
+        | Op::GetVoiceValidation
+        | Op::GetVoice => go::<wire::TaskQuery>(v),
         Op::GetCredits => {}
         Op::GenerateCover => go::<wire::GenerateCoverRequest>(v),
         Op::ConvertToWav => go::<wire::ConvertToWavRequest>(v),
@@ -392,6 +395,17 @@ fn decode_request(op: Op, v: &Value) {
         Op::UploadFromUrl => go::<wire::UploadFromUrlRequest>(v),
         Op::UploadStream => go::<wire::UploadTarget>(v),
         Op::UploadBase64 => go::<wire::UploadBase64Request>(v),
+        Op::GenerateSounds => go::<wire::GenerateSoundsRequest>(v),
+        Op::ReplaceSection => go::<wire::ReplaceSectionRequest>(v),
+        Op::Mashup => go::<wire::MashupRequest>(v),
+        Op::GeneratePersona => go::<wire::GeneratePersonaRequest>(v),
+        Op::GenerateMidi => go::<wire::GenerateMidiRequest>(v),
+        Op::RecoverAudio => go::<wire::RecoverAudioRequest>(v),
+        Op::GetRecovery => go::<wire::RecoveryQuery>(v),
+        Op::ValidateVoice => go::<wire::ValidateVoiceRequest>(v),
+        Op::RegenerateVoicePhrase => go::<wire::RegenerateVoicePhraseRequest>(v),
+        Op::CreateVoice => go::<wire::CreateVoiceRequest>(v),
+        Op::CheckVoice => go::<wire::CheckVoiceRequest>(v),
     }
 }
 

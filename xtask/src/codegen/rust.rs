@@ -93,7 +93,7 @@ fn rust_type(ty: &Ty) -> String {
     match ty {
         Ty::Str | Ty::Time | Ty::Lit(_) | Ty::Enum(_) => "String".into(),
         Ty::Num => "f64".into(),
-        Ty::Int => "i64".into(),
+        Ty::Int | Ty::Epoch => "i64".into(),
         Ty::Size => "u64".into(),
         Ty::Bool => "bool".into(),
         Ty::Ref(r) => r.rust.unwrap_or(r.name).into(),
@@ -128,6 +128,7 @@ fn request_field(f: &FieldRule) -> String {
         Kind::Number { .. } => "f64",
         Kind::Integer { .. } => "i64",
         Kind::Bool => "bool",
+        Kind::UrlList { .. } => "Vec<String>",
         _ => "String",
     };
     if f.required {

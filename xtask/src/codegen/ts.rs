@@ -125,6 +125,7 @@ fn kind_type(kind: Kind) -> String {
             .join(" | "),
         Kind::Integer { .. } => "number".into(),
         Kind::Bool => "boolean".into(),
+        Kind::UrlList { .. } => "string[]".into(),
         Kind::OneOf(values) => match vocab_named(values) {
             Some(v) => v.name.into(),
             None => values
@@ -144,7 +145,7 @@ pub fn rule_text(kind: Kind) -> Option<String> {
         Kind::Text { max: None } => return None,
         Kind::Words { max_words } => format!("At most {max_words} words."),
         Kind::Url => "An absolute http or https URL.".into(),
-        Kind::Number { min, max, step } => match step {
+        Kind::Number(&tunesmith_protocol::rules::Range { min, max, step }) => match step {
             Some(step) => format!("{} to {}, in steps of {}.", num::fmt(min), num::fmt(max), num::fmt(step)),
             None => format!("{} to {}.", num::fmt(min), num::fmt(max)),
         },
@@ -154,6 +155,8 @@ pub fn rule_text(kind: Kind) -> Option<String> {
             None => return None,
         },
         Kind::Bool => return None,
+        Kind::UrlList { min, max } if min == max => format!("Exactly {min} absolute http or https URLs."),
+        Kind::UrlList { min, max } => format!("{min} to {max} absolute http or https URLs."),
         Kind::DirPath => "A relative folder path: no leading `/`, no `.` or `..` segments, no `\\`, `:` or control characters.".into(),
         Kind::FileName => "One file name: no `/`, `\\` or `:`, not `.` or `..`, at most 255 bytes.".into(),
     })
@@ -237,7 +240,7 @@ fn reachable_records() -> Vec<&'static Record> {
 
 pub fn ts_type(ty: &Ty) -> String {
     match ty {
-        Ty::Str | Ty::Time => "string".into(),
+        Ty::Str | Ty::Time | Ty::Epoch => "string".into(),
         Ty::Num | Ty::Int | Ty::Size => "number".into(),
         Ty::Bool => "boolean".into(),
         Ty::Lit(s) => format!("\"{s}\""),
