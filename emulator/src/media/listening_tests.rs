@@ -7,8 +7,7 @@ use std::io::Cursor;
 
 use super::mix::{mix, replace_window};
 use super::sounds::{parse_key, sound_wav};
-use super::stems::{part_notes, part_track, Part};
-use super::wav::synth_track;
+use super::stems::{part_notes, part_track, synth_track, Part};
 
 const RATE: f32 = 22_050.0;
 

@@ -23,8 +23,9 @@ mod listening_tests;
 mod tests;
 
 pub use cover::cover_png;
+pub use format::RATE as SAMPLE_RATE;
 pub use mix::{mix, replace_window};
 pub use mp4::tiny_mp4;
 pub use sounds::{beat_samples, parse_key, sound_tempo, sound_wav};
-pub use stems::{part_notes, part_track, MidiNote, Part};
-pub use wav::{synth_track, to_wav_44k, wav_duration};
+pub use stems::{part_notes, part_track, synth_track, MidiNote, Part};
+pub use wav::{to_wav_44k, wav_duration};

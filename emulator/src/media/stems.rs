@@ -1,4 +1,4 @@
-//! Stems from notes: a track is the sum of its parts, each part rendered from the notes it plays,
+//! Tracks and their stems from notes: a track is the sum of its parts, each part rendered from the notes it plays,
 //! so a stem's audio and its MIDI are two views of one note list.
 
 use super::composition::{compose, Voice};
@@ -159,4 +159,19 @@ pub fn part_notes(seed: u64, seconds: f32, parts: &[Part]) -> Vec<MidiNote> {
         .collect();
     notes.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.pitch.cmp(&b.pitch)));
     notes
+}
+
+/// A WAV file (mono, 16-bit, 22050 Hz) of pleasant, clearly musical audio that depends only
+/// on `seed`: tempo, key, chord progression, bass line, arpeggio, melody and drum pattern
+/// are all drawn from it, with a gentle fade in/out and the peak at -1 dBFS.
+///
+/// Without a usable source the track is exactly `seconds` long (rounded to the nearest
+/// sample; negative or non-finite values give an empty but valid WAV; capped at 600 s).
+///
+/// When `source` is a WAV hound can decode (any rate, channel count, 8/16/24/32-bit int or
+/// 32-bit float) and holds at least one frame, it is down-mixed, resampled to 22050 Hz and
+/// mixed in at about 60 % against 40 % accompaniment; `seconds` is then ignored and the
+/// output has the source's duration, capped at 120 s. An undecodable source is ignored.
+pub fn synth_track(seed: u64, seconds: f32, source: Option<&[u8]>) -> Vec<u8> {
+    write_wav(&part_samples(seed, seconds, source, &Part::ALL), RATE, 1)
 }

@@ -6,7 +6,8 @@ use std::io::Cursor;
 
 use super::cover::cover_png;
 use super::mp4::tiny_mp4;
-use super::wav::{block_align, decode, synth_track, to_wav_44k, wav_duration};
+use super::stems::synth_track;
+use super::wav::{block_align, decode, to_wav_44k, wav_duration};
 
 fn read(bytes: &[u8]) -> (hound::WavSpec, Vec<i16>) {
     let mut r = hound::WavReader::new(Cursor::new(bytes)).unwrap();

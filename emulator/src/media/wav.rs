@@ -1,9 +1,8 @@
-//! WAV in and out: decoding any WAV, resampling, writing, the synthesized tracks and 44.1 kHz conversion.
+//! WAV in and out: decoding any WAV, resampling, writing and 44.1 kHz conversion.
 
 use std::io::Cursor;
 
-use super::format::{MAX_PROCESS_SECONDS, RATE};
-use super::stems::{part_samples, Part};
+use super::format::MAX_PROCESS_SECONDS;
 /// Decoded PCM, interleaved, in [-1, 1].
 pub(super) struct Pcm {
     pub(super) rate: u32,
@@ -181,21 +180,6 @@ pub(super) fn write_i16(
     } else {
         Vec::new()
     }
-}
-
-/// A WAV file (mono, 16-bit, 22050 Hz) of pleasant, clearly musical audio that depends only
-/// on `seed`: tempo, key, chord progression, bass line, arpeggio, melody and drum pattern
-/// are all drawn from it, with a gentle fade in/out and the peak at -1 dBFS.
-///
-/// Without a usable source the track is exactly `seconds` long (rounded to the nearest
-/// sample; negative or non-finite values give an empty but valid WAV; capped at 600 s).
-///
-/// When `source` is a WAV hound can decode (any rate, channel count, 8/16/24/32-bit int or
-/// 32-bit float) and holds at least one frame, it is down-mixed, resampled to 22050 Hz and
-/// mixed in at about 60 % against 40 % accompaniment; `seconds` is then ignored and the
-/// output has the source's duration, capped at 120 s. An undecodable source is ignored.
-pub fn synth_track(seed: u64, seconds: f32, source: Option<&[u8]>) -> Vec<u8> {
-    write_wav(&part_samples(seed, seconds, source, &Part::ALL), RATE, 1)
 }
 
 /// True duration in seconds of a WAV file: the frames actually present, which is the
