@@ -17,6 +17,7 @@ use crate::core::credits::Credits;
 use crate::core::faults::Faults;
 use crate::core::inbox::Inbox;
 use crate::core::log::RequestLog;
+use crate::core::personas::Personas;
 use crate::core::rate_limit::Limiter;
 use crate::core::registry::Tasks;
 use crate::core::store::Dirs;
@@ -33,6 +34,8 @@ pub struct App {
     pub music_base: String,
     pub upload_base: String,
     pub tasks: Tasks,
+    /// Personas made by generatePersona (created voices are tasks).
+    pub personas: Personas,
     pub credits: Credits,
     pub uploads: Uploads,
     pub rate: Limiter,

@@ -10,6 +10,7 @@ pub mod error;
 pub mod faults;
 pub mod inbox;
 pub mod log;
+pub mod personas;
 pub mod plan;
 pub mod rate_limit;
 pub mod registry;

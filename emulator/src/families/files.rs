@@ -3,7 +3,7 @@
 use tunesmith_protocol::status::{FIRST_SUCCESS, SUCCESS};
 use tunesmith_protocol::waiter::TaskKind;
 
-use super::{cover, music, video, vocal_separation, wav};
+use super::{cover, music, recovery, video, vocal_separation, wav};
 use crate::core::task::Task;
 
 /// What a file name of a task stands for.
@@ -25,6 +25,10 @@ pub enum Product {
         index: usize,
     },
     Video,
+    /// Track `index` of the old music task a recovery brought back.
+    Recovered {
+        index: usize,
+    },
 }
 
 /// The product a file name stands for, if it exists at `now`.
@@ -57,10 +61,11 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
             .iter()
             .position(|s| vocal_separation::stem_file(s) == name)
             .map(|index| Product::Stem { index }),
-        TaskKind::Lyrics
-        | TaskKind::Midi
-        | TaskKind::Recovery
-        | TaskKind::VoiceValidation
-        | TaskKind::Voice => None,
+        TaskKind::Recovery => task
+            .tracks
+            .iter()
+            .position(|t| recovery::file(t) == name)
+            .map(|index| Product::Recovered { index }),
+        TaskKind::Lyrics | TaskKind::Midi | TaskKind::VoiceValidation | TaskKind::Voice => None,
     }
 }

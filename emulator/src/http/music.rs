@@ -1,9 +1,9 @@
-//! Handlers of the music operations: the six that create music tasks, record-info, credits,
-//! style boost and timestamped lyrics.
+//! Handlers of the music operations: those that create music tasks (the six of songs, sounds,
+//! mashup, replace-section), record-info, credits, style boost and timestamped lyrics.
 
 use axum::extract::State;
 use axum::response::Response;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::{Family, Op};
 
@@ -12,13 +12,15 @@ use super::extract::{Caller, ValidBody, ValidQuery};
 use super::tasks::{create as create_task, draft, queried};
 use crate::app::AppState;
 use crate::core::create::charge;
+use crate::core::error::CoreError;
 use crate::families::common::text;
-use crate::families::music;
-use crate::products::mix_source;
+use crate::families::{music, voice};
+use crate::products::{make_from_sources, mix_source};
+use crate::{media, sources};
 
 const F: Family = Family::Music;
 
-/// Creates a task of any of the six music operations.
+/// Creates a task of the six song operations, sounds or a mashup.
 pub async fn create(
     State(app): State<AppState>,
     caller: Caller,
@@ -39,9 +41,100 @@ pub async fn create(
         app.random_uuid()
     })
     .map_err(|e| ApiError::from_core(F, e))?;
-    if let Some(url) = text(&task.param, "uploadUrl").map(str::to_owned) {
+    persona_known(&app, &task.param).map_err(|e| ApiError::from_core(F, e))?;
+    if caller.op == Op::Mashup {
+        make_from_sources(&app, &mut task).await;
+    } else if let Some(url) = text(&task.param, "uploadUrl").map(str::to_owned) {
         mix_source(&app, &mut task, &url).await;
     }
+    create_task(&app, &caller, task)
+}
+
+/// A `personaId` must name a persona of generatePersona, or with `personaModel: "voice_persona"`
+/// a voice that createVoice has made.
+fn persona_known(app: &AppState, param: &Map<String, Value>) -> Result<(), CoreError> {
+    let Some(id) = text(param, "personaId") else {
+        return Ok(());
+    };
+    let now = app.now_ms();
+    if text(param, "personaModel") == Some("voice_persona") {
+        let made = app
+            .tasks
+            .find(TaskKind::Voice, |t| voice::voice_id(t) == id)
+            .is_some_and(|t| voice::is_available(&t, now));
+        return if made {
+            Ok(())
+        } else {
+            Err(CoreError::Invalid(format!(
+                "`personaId` {id} is not a created voice: with personaModel voice_persona it must be the voiceId of a finished createVoice task (rule: one_of)"
+            )))
+        };
+    }
+    if app.personas.get(id).is_some() {
+        Ok(())
+    } else {
+        Err(CoreError::Invalid(format!(
+            "`personaId` {id} is not a persona: make one with generatePersona (or pass personaModel voice_persona with a voiceId) (rule: one_of)"
+        )))
+    }
+}
+
+/// Replace-section: regenerates a window of a generated or uploaded track. The window's rules
+/// that need the track's length (at most half of it, inside it) are checked here, before any
+/// credit is spent; a source that cannot be fetched is 451.
+pub async fn replace_section(
+    State(app): State<AppState>,
+    caller: Caller,
+    ValidBody(param): ValidBody,
+) -> Result<Response, ApiError> {
+    const C: Family = Family::Cover;
+    let parent = match text(&param, "audioId") {
+        Some(audio) => Some(
+            app.tasks
+                .music_track(text(&param, "taskId"), Some(audio), 0)
+                .map_err(|e| ApiError::from_core(C, e))?,
+        ),
+        None => None,
+    };
+    let seconds = match &parent {
+        Some((t, i)) => Some(t.tracks[*i].seconds),
+        None => {
+            let url = text(&param, "uploadUrl").unwrap_or_default();
+            let source = sources::fetch(&app, url).await.ok_or_else(|| {
+                ApiError::new(
+                    C,
+                    451,
+                    format!("Could not fetch the source audio at uploadUrl {url}"),
+                )
+            })?;
+            media::wav_duration(&source).map(f64::from)
+        }
+    };
+    let at = |k: &str| param.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+    let (start, end) = (at("infillStartS"), at("infillEndS"));
+    if let Some(total) = seconds {
+        if end > total + 1e-9 {
+            return Err(ApiError::new(C, 422, format!(
+                "`infillEndS` must be within the track, which lasts {total} seconds (got {end}) (rule: range)"
+            )));
+        }
+        if end - start > total / 2.0 + 1e-9 {
+            return Err(ApiError::new(C, 422, format!(
+                "`infillEndS` must make a window of at most half the track ({} of {total} seconds; got {}) (rule: range)",
+                (total * 50.0).round() / 100.0,
+                ((end - start) * 100.0).round() / 100.0
+            )));
+        }
+    }
+    let mut task = draft(&app, &caller, param)?;
+    music::prepare(&mut task, None, || app.random_uuid()).map_err(|e| ApiError::from_core(C, e))?;
+    if let Some((t, i)) = &parent {
+        task.parent_task = Some(t.id.clone());
+        task.parent_audio = Some(t.tracks[*i].id.clone());
+        task.music_index = *i as i64;
+        task.model = t.model.clone();
+    }
+    make_from_sources(&app, &mut task).await;
     create_task(&app, &caller, task)
 }
 

@@ -12,8 +12,8 @@ use tunesmith_protocol::{Family, Host, Op};
 
 use super::envelope::ApiError;
 use super::{
-    admin, cover, edge, files, gate, inbox, lyrics, music, openapi, uploads, video,
-    vocal_separation, wav,
+    admin, cover, edge, files, gate, inbox, lyrics, midi, music, openapi, persona, recovery,
+    uploads, video, vocal_separation, voice, wav,
 };
 use crate::app::{App, AppState};
 
@@ -69,6 +69,20 @@ pub fn music_router(app: AppState) -> Router {
         .route(&p(Op::GetVocalSeparation), get(vocal_separation::get))
         .route(&p(Op::GenerateVideo), post(video::create))
         .route(&p(Op::GetVideo), get(video::get))
+        .route(&p(Op::GenerateSounds), post(music::create))
+        .route(&p(Op::Mashup), post(music::create))
+        .route(&p(Op::ReplaceSection), post(music::replace_section))
+        .route(&p(Op::GeneratePersona), post(persona::create))
+        .route(&p(Op::GenerateMidi), post(midi::create))
+        .route(&p(Op::GetMidi), get(midi::get))
+        .route(&p(Op::RecoverAudio), post(recovery::create))
+        .route(&p(Op::GetRecovery), get(recovery::get))
+        .route(&p(Op::ValidateVoice), post(voice::validate))
+        .route(&p(Op::GetVoiceValidation), get(voice::get_validation))
+        .route(&p(Op::RegenerateVoicePhrase), post(voice::regenerate))
+        .route(&p(Op::CreateVoice), post(voice::create))
+        .route(&p(Op::GetVoice), get(voice::get_voice))
+        .route(&p(Op::CheckVoice), post(voice::check))
         .route_layer(from_fn_with_state(app.clone(), gate::gate))
         .layer(DefaultBodyLimit::max(MUSIC_BODY_LIMIT));
     let mut router = Router::new()
