@@ -822,3 +822,70 @@ async fn the_voice_flow_runs_in_its_documented_order() {
         .await;
     assert_eq!(unknown["code"], 404);
 }
+
+#[tokio::test]
+async fn failures_read_in_each_familys_own_words() {
+    let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
+    let (task_id, track) = song(&emu, 0.0).await;
+    let failed = |name: &str| format!("{}?emulate:failed", emu.inbox_url(name));
+    // MIDI: successFlag 3, no notes, a string errorCode; its callback carries null midiData.
+    let sep = separation(&emu, "separate_vocal", json!({})).await;
+    let v = emu
+        .post(
+            "/api/v1/midi/generate",
+            json!({"taskId": sep["taskId"], "callBackUrl": failed("midi-failed")}),
+        )
+        .await;
+    let rec = emu
+        .get(&format!(
+            "/api/v1/midi/record-info?taskId={}",
+            v["data"]["taskId"].as_str().unwrap()
+        ))
+        .await["data"]
+        .clone();
+    assert_eq!(rec["successFlag"], 3, "{rec}");
+    assert_eq!(rec["midiData"], Value::Null);
+    assert!(rec["errorCode"].is_string(), "{rec}");
+    let cb = emu.inbox_wait("midi-failed", 1).await;
+    assert_ne!(cb[0]["body"]["code"], 200);
+    assert_eq!(cb[0]["body"]["data"]["midiData"], Value::Null);
+    // Recovery: 500, every track failed with its reason.
+    let v = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": task_id, "callBackUrl": failed("rec-failed")}),
+        )
+        .await;
+    let env = emu
+        .get(&format!(
+            "/api/v1/suno/recovery/record-info?task_id={}",
+            v["data"]["taskId"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(env["code"], 500, "{env}");
+    for t in env["data"].as_array().unwrap() {
+        assert_eq!(t["status"], "failed");
+        assert_eq!(t["audio_url"], Value::Null);
+        assert!(t["error"].is_string());
+    }
+    // Voice validation: the lower-case failure, no phrase.
+    let recording = upload(&emu, track["audioUrl"].as_str().unwrap(), "failing-singer").await;
+    let v = emu
+        .post(
+            "/api/v1/voice/validate",
+            json!({"voiceUrl": recording, "vocalStartS": 0, "vocalEndS": 5, "callBackUrl": failed("voice-failed")}),
+        )
+        .await;
+    let rec = emu
+        .get(&format!(
+            "/api/v1/voice/validate-info?taskId={}",
+            v["data"]["taskId"].as_str().unwrap()
+        ))
+        .await["data"]
+        .clone();
+    assert_eq!(rec["status"], "processing_validate_fail", "{rec}");
+    assert_eq!(rec["validateInfo"], Value::Null);
+    let cb = emu.inbox_wait("voice-failed", 1).await;
+    assert_eq!(cb[0]["body"]["data"]["validateInfo"], Value::Null);
+    assert_eq!(cb[0]["body"]["data"]["status"], "processing_validate_fail");
+}
