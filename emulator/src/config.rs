@@ -19,9 +19,10 @@ Music host: every envelope is answered with HTTP 200 and the outcome in the body
 answer HTTP 404 with envelope code 404. Upload host: the HTTP status equals the body `code`.
 
 Costs (credits per call): generate, extend, upload-cover, upload-extend, add-instrumental,
-add-vocals 10; vocal separation 5 (split_stem 10); music video 5; cover 2; WAV 2; lyrics 1;
-style boost 1; queries, timestamped lyrics and uploads are free. Not enough credits: code 429
-(music family) or 402 (cover family), and no task.
+add-vocals, mashup, create-voice 10; vocal separation 5 (split_stem, split_stem_advanced 10);
+sounds 6; music video, replace-section, MIDI 5; cover, WAV, voice validation 2; lyrics, style
+boost, audio recovery, a new voice phrase 1; personas, check-voice, queries, timestamped lyrics and
+uploads are free. Not enough credits: code 429 (music family) or 402 (cover family), and no task.
 
 Deterministic outcomes: `emulate:STATUS` in title, prompt or content (or any other string field,
 e.g. the callBackUrl, for operations without them) makes the task end in STATUS

@@ -10,14 +10,21 @@ pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
         | Op::UploadCover
         | Op::UploadExtend
         | Op::AddInstrumental
-        | Op::AddVocals => 10,
-        Op::SeparateVocals if param.get("type").and_then(Value::as_str) == Some("split_stem") => 10,
-        Op::SeparateVocals | Op::GenerateVideo => 5,
-        Op::GenerateCover | Op::ConvertToWav => 2,
-        Op::GenerateLyrics | Op::BoostStyle => 1,
-        // A custom voice is trained like a generation; its phrase, a persona, a recovery of
-        // audio already paid for and an availability check are free.
-        Op::CreateVoice => 10,
+        | Op::AddVocals
+        | Op::Mashup
+        | Op::CreateVoice => 10,
+        Op::SeparateVocals
+            if matches!(
+                param.get("type").and_then(Value::as_str),
+                Some("split_stem" | "split_stem_advanced")
+            ) =>
+        {
+            10
+        }
+        Op::GenerateSounds => 6,
+        Op::SeparateVocals | Op::GenerateVideo | Op::ReplaceSection | Op::GenerateMidi => 5,
+        Op::GenerateCover | Op::ConvertToWav | Op::ValidateVoice => 2,
+        Op::GenerateLyrics | Op::BoostStyle | Op::RecoverAudio | Op::RegenerateVoicePhrase => 1,
         _ => 0,
     }
 }
