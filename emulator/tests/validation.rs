@@ -169,13 +169,6 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
         if op == Op::UploadStream {
             continue; // multipart: tests/uploads.rs
         }
-        // Served by the emulator on branch emulator12 (sounds, replace-section, mashup, MIDI).
-        if matches!(
-            op,
-            Op::GenerateSounds | Op::ReplaceSection | Op::Mashup | Op::GenerateMidi | Op::GetMidi
-        ) {
-            continue;
-        }
         let e = op.endpoint();
         let valid = valid_request(op, &emu);
         for rule in e.fields {

@@ -1,23 +1,10 @@
-//! Credits an operation costs (documented in `--help` and /openapi.json).
+//! Credits an operation costs: the price list is the protocol's (`tunesmith_protocol::pricing`,
+//! shown by `/openapi.json` and the README); this applies it to a request.
 
 use serde_json::{Map, Value};
+use tunesmith_protocol::pricing::price;
 use tunesmith_protocol::Op;
 
 pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
-    match op {
-        Op::Generate
-        | Op::Extend
-        | Op::UploadCover
-        | Op::UploadExtend
-        | Op::AddInstrumental
-        | Op::AddVocals => 10,
-        Op::SeparateVocals if param.get("type").and_then(Value::as_str) == Some("split_stem") => 10,
-        Op::SeparateVocals | Op::GenerateVideo => 5,
-        Op::GenerateCover | Op::ConvertToWav => 2,
-        Op::GenerateLyrics | Op::BoostStyle => 1,
-        // A custom voice is trained like a generation; its phrase, a persona, a recovery of
-        // audio already paid for and an availability check are free.
-        Op::CreateVoice => 10,
-        _ => 0,
-    }
+    price(op).credits(param.get("type").and_then(Value::as_str))
 }

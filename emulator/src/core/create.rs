@@ -56,6 +56,8 @@ pub fn draft(op: Op, param: Map<String, Value>, cx: Context<'_>) -> Result<Task,
         tag: cx.tag.map(str::to_owned),
         delivery: Delivery::default(),
         failure: None,
+        stems: Vec::new(),
+        phrase: None,
     })
 }
 

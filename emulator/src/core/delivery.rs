@@ -116,6 +116,8 @@ mod tests {
             tag: None,
             delivery: Delivery::default(),
             failure: None,
+            stems: Vec::new(),
+            phrase: None,
         }
     }
 

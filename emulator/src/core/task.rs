@@ -38,7 +38,8 @@ pub struct Task {
     pub seed: u64,
     pub callback_url: Option<String>,
     pub model: String,
-    /// Music: the generated tracks. Other families: empty.
+    /// Music: the generated tracks. Vocal separation, MIDI and recovery: copies of the tracks
+    /// they work on (not indexed as tracks of theirs). Other families: empty.
     #[serde(default)]
     pub tracks: Vec<TrackSpec>,
     /// The music task and track this task works on (extend, cover, WAV, separation, video).
@@ -55,6 +56,13 @@ pub struct Task {
     /// Why the task fails when its failure is not the status word's own (an unsupported source).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
+    /// MIDI: the names of the separated stems it transcribes, fixed at creation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stems: Vec<String>,
+    /// Voice validation: the phrase the singer must record, fixed at creation (a regenerated
+    /// phrase must differ from the one it replaces, which only the creation can know).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phrase: Option<String>,
 }
 
 /// A task's status at a moment, with the error code and message its record carries (null unless

@@ -4,7 +4,7 @@ use serde_json::Value;
 use tunesmith_protocol::waiter::TaskKind;
 
 use super::common::Links;
-use super::{cover, lyrics, music, recovery, video, vocal_separation, voice, wav};
+use super::{cover, lyrics, midi, music, recovery, video, vocal_separation, voice, wav};
 use crate::core::task::Task;
 
 pub fn body(task: &Task, phase: usize, links: Links<'_>) -> Value {
@@ -15,10 +15,9 @@ pub fn body(task: &Task, phase: usize, links: Links<'_>) -> Value {
         TaskKind::Lyrics => lyrics::callback(task, phase),
         TaskKind::VocalSeparation => vocal_separation::callback(task, phase, links),
         TaskKind::Video => video::callback(task, phase, links),
+        TaskKind::Midi => midi::callback(task, phase),
         TaskKind::Recovery => recovery::callback(task, phase, links),
         TaskKind::VoiceValidation => voice::validation_callback(task, phase),
         TaskKind::Voice => voice::voice_callback(task, phase),
-        // Not created by any route of the emulator yet (the families of issue 12 land next).
-        TaskKind::Midi => Value::Null,
     }
 }

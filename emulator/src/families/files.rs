@@ -20,9 +20,9 @@ pub enum Product {
         style: u8,
     },
     Wav,
+    /// Stem `index` of the separation's `stem_names`.
     Stem {
         index: usize,
-        of: usize,
     },
     Video,
     /// A recovered copy of track `index` of the recovery's source task.
@@ -57,16 +57,10 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
             .map(|i| Product::Cover { style: i as u8 }),
         TaskKind::Wav => (name == wav::FILE).then_some(Product::Wav),
         TaskKind::Video => (name == video::FILE).then_some(Product::Video),
-        TaskKind::VocalSeparation => {
-            let names = vocal_separation::stem_names(task);
-            names
-                .iter()
-                .position(|s| vocal_separation::stem_file(s) == name)
-                .map(|index| Product::Stem {
-                    index,
-                    of: names.len(),
-                })
-        }
+        TaskKind::VocalSeparation => vocal_separation::stem_names(task)
+            .iter()
+            .position(|s| vocal_separation::stem_file(s) == name)
+            .map(|index| Product::Stem { index }),
         TaskKind::Recovery => task
             .tracks
             .iter()

@@ -5,6 +5,7 @@ pub mod common;
 pub mod cover;
 pub mod files;
 pub mod lyrics;
+pub mod midi;
 pub mod music;
 pub mod recovery;
 pub mod video;

@@ -1,4 +1,5 @@
-//! Music tasks (generate, extend, upload-cover, upload-extend, add-instrumental, add-vocals): their
+//! Music tasks (generate, extend, upload-cover, upload-extend, add-instrumental, add-vocals,
+//! sounds, replace-section, mashup): their
 //! tracks, record-info and callbacks, and the answers of the synchronous music operations
 //! (style boost, timestamped lyrics).
 
@@ -75,7 +76,36 @@ pub fn prepare(
             }
         })
         .collect();
+    if task.op == Op::GenerateSounds.endpoint().name {
+        for t in &mut task.tracks {
+            t.seconds = sound_seconds(&p, t.seed);
+        }
+    }
     Ok(())
+}
+
+/// What a sounds request asks for: tempo (BPM), key and whether it loops.
+pub fn sound_request(param: &serde_json::Map<String, Value>) -> (Option<u32>, String, bool) {
+    let tempo = param
+        .get("soundTempo")
+        .and_then(Value::as_u64)
+        .and_then(|t| u32::try_from(t).ok());
+    let key = text(param, "soundKey").unwrap_or("Any").to_owned();
+    let looped = param.get("soundLoop").and_then(Value::as_bool) == Some(true);
+    (tempo, key, looped)
+}
+
+/// Length of a sound: a loop of whole beats near 8 to 16 s (sample-exact), a one-shot of 8 to
+/// 16 s in tenths; the audio is made to this length.
+fn sound_seconds(param: &serde_json::Map<String, Value>, seed: u64) -> f64 {
+    let (tempo, _, looped) = sound_request(param);
+    let target = 8.0 + (seed % 81) as f64 / 10.0;
+    if !looped {
+        return target;
+    }
+    let bpm = crate::media::sound_tempo(seed, tempo);
+    let beats = (target * f64::from(bpm) / 60.0).round().max(1.0);
+    beats * crate::media::beat_samples(bpm) as f64 / f64::from(crate::media::SAMPLE_RATE)
 }
 
 fn operation_type(op: &str) -> &'static str {
@@ -85,6 +115,9 @@ fn operation_type(op: &str) -> &'static str {
         "uploadExtend" => "upload_extend",
         "addInstrumental" => "add_instrumental",
         "addVocals" => "add_vocals",
+        "generateSounds" => "generate_sounds",
+        "replaceSection" => "replace_section",
+        "mashup" => "mashup",
         _ => "generate",
     }
 }

@@ -11,6 +11,7 @@ pub mod files;
 pub mod gate;
 pub mod inbox;
 pub mod lyrics;
+pub mod midi;
 pub mod music;
 pub mod openapi;
 pub mod persona;

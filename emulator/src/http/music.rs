@@ -1,5 +1,5 @@
-//! Handlers of the music operations: the six that create music tasks, record-info, credits,
-//! style boost and timestamped lyrics.
+//! Handlers of the music operations: those that create music tasks (the six of songs, sounds,
+//! mashup, replace-section), record-info, credits, style boost and timestamped lyrics.
 
 use axum::extract::State;
 use axum::response::Response;
@@ -14,11 +14,12 @@ use crate::app::AppState;
 use crate::core::create::charge;
 use crate::families::common::text;
 use crate::families::music;
-use crate::products::mix_source;
+use crate::products::{make_from_sources, mix_source};
+use crate::{media, sources};
 
 const F: Family = Family::Music;
 
-/// Creates a task of any of the six music operations.
+/// Creates a task of the six song operations, sounds or a mashup.
 pub async fn create(
     State(app): State<AppState>,
     caller: Caller,
@@ -40,9 +41,70 @@ pub async fn create(
         app.random_uuid()
     })
     .map_err(|e| ApiError::from_core(F, e))?;
-    if let Some(url) = text(&task.param, "uploadUrl").map(str::to_owned) {
+    if caller.op == Op::Mashup {
+        make_from_sources(&app, &mut task).await;
+    } else if let Some(url) = text(&task.param, "uploadUrl").map(str::to_owned) {
         mix_source(&app, &mut task, &url).await;
     }
+    create_task(&app, &caller, task)
+}
+
+/// Replace-section: regenerates a window of a generated or uploaded track. The window's rules
+/// that need the track's length (at most half of it, inside it) are checked here, before any
+/// credit is spent; a source that cannot be fetched is 451.
+pub async fn replace_section(
+    State(app): State<AppState>,
+    caller: Caller,
+    ValidBody(param): ValidBody,
+) -> Result<Response, ApiError> {
+    const C: Family = Family::Cover;
+    let parent = match text(&param, "audioId") {
+        Some(audio) => Some(
+            app.tasks
+                .music_track(text(&param, "taskId"), Some(audio), 0)
+                .map_err(|e| ApiError::from_core(C, e))?,
+        ),
+        None => None,
+    };
+    let seconds = match &parent {
+        Some((t, i)) => Some(t.tracks[*i].seconds),
+        None => {
+            let url = text(&param, "uploadUrl").unwrap_or_default();
+            let source = sources::fetch(&app, url).await.ok_or_else(|| {
+                ApiError::new(
+                    C,
+                    451,
+                    format!("Could not fetch the source audio at uploadUrl {url}"),
+                )
+            })?;
+            media::wav_duration(&source).map(f64::from)
+        }
+    };
+    let at = |k: &str| param.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+    let (start, end) = (at("infillStartS"), at("infillEndS"));
+    if let Some(total) = seconds {
+        if end > total + 1e-9 {
+            return Err(ApiError::new(C, 422, format!(
+                "`infillEndS` must be within the track, which lasts {total} seconds (got {end}) (rule: range)"
+            )));
+        }
+        if end - start > total / 2.0 + 1e-9 {
+            return Err(ApiError::new(C, 422, format!(
+                "`infillEndS` must make a window of at most half the track ({} of {total} seconds; got {}) (rule: range)",
+                (total * 50.0).round() / 100.0,
+                ((end - start) * 100.0).round() / 100.0
+            )));
+        }
+    }
+    let mut task = draft(&app, &caller, param)?;
+    music::prepare(&mut task, None, || app.random_uuid()).map_err(|e| ApiError::from_core(C, e))?;
+    if let Some((t, i)) = &parent {
+        task.parent_task = Some(t.id.clone());
+        task.parent_audio = Some(t.tracks[*i].id.clone());
+        task.music_index = *i as i64;
+        task.model = t.model.clone();
+    }
+    make_from_sources(&app, &mut task).await;
     create_task(&app, &caller, task)
 }
 

@@ -165,7 +165,7 @@ pub fn document(config: &Config, music: &str, upload: &str) -> Value {
             "description": concat!(
                 "Music host: every envelope is answered with HTTP 200; the outcome is the body `code` ",
                 "(unknown paths: HTTP 404, code 404). Upload host: HTTP status equals `code`. ",
-                "Costs: see x-credits of each operation (split_stem separation 10). ",
+                "Costs: see x-credits of each operation (split_stem and split_stem_advanced separations 10). ",
                 "`emulate:STATUS` in title/prompt/content (or any string field) forces an outcome; ",
                 "`emulate:skip-stages` completes in one stage; header X-Emulate-Code: N answers code N; ",
                 "X-Emulate-Retry-After: SECONDS sets Retry-After. Rate limit: --rate-limit per 10 s per key ",

@@ -12,8 +12,8 @@ use tunesmith_protocol::{Family, Host, Op};
 
 use super::envelope::ApiError;
 use super::{
-    admin, cover, edge, files, gate, inbox, lyrics, music, openapi, persona, recovery, uploads,
-    video, vocal_separation, voice, wav,
+    admin, cover, edge, files, gate, inbox, lyrics, midi, music, openapi, persona, recovery,
+    uploads, video, vocal_separation, voice, wav,
 };
 use crate::app::{App, AppState};
 
@@ -69,7 +69,12 @@ pub fn music_router(app: AppState) -> Router {
         .route(&p(Op::GetVocalSeparation), get(vocal_separation::get))
         .route(&p(Op::GenerateVideo), post(video::create))
         .route(&p(Op::GetVideo), get(video::get))
+        .route(&p(Op::GenerateSounds), post(music::create))
+        .route(&p(Op::Mashup), post(music::create))
+        .route(&p(Op::ReplaceSection), post(music::replace_section))
         .route(&p(Op::GeneratePersona), post(persona::create))
+        .route(&p(Op::GenerateMidi), post(midi::create))
+        .route(&p(Op::GetMidi), get(midi::get))
         .route(&p(Op::RecoverAudio), post(recovery::create))
         .route(&p(Op::GetRecovery), get(recovery::get))
         .route(&p(Op::ValidateVoice), post(voice::validate))

@@ -50,6 +50,11 @@ pub fn create_track_job(
     task.parent_task = Some(parent.id.clone());
     task.parent_audio = Some(parent.tracks[i].id.clone());
     task.music_index = i as i64;
+    if caller.op == Op::SeparateVocals {
+        // Its stems' lengths and notes are the track's: kept with the task, so its records stay
+        // pure functions of it.
+        task.tracks = vec![parent.tracks[i].clone()];
+    }
     create(app, caller, task)
 }
 

@@ -11,6 +11,12 @@ pub(super) fn degree_semis(d: i32) -> i32 {
     MAJOR.get(idx).copied().unwrap_or(0) + 12 * d.div_euclid(7)
 }
 
+/// General MIDI drum keys, so a drum stem's MIDI plays on any GM kit.
+pub(super) const GM_KICK: i32 = 36;
+pub(super) const GM_SNARE: i32 = 38;
+pub(super) const GM_HAT: i32 = 42;
+pub(super) const GM_OPEN_HAT: i32 = 46;
+
 /// Pop progressions that sound good in any key (0-based scale degrees).
 pub(super) const PROGRESSIONS: [[i32; 4]; 8] = [
     [0, 4, 5, 3], // I V vi IV
@@ -59,6 +65,8 @@ pub(super) struct Note {
     pub(super) start: usize,
     pub(super) len: usize,
     pub(super) freq: f32,
+    /// MIDI note number: the pitch for tonal voices, the General MIDI drum key for drums.
+    pub(super) pitch: u8,
     pub(super) vel: f32,
     /// Seeds the noise of drum hits so each hit is deterministic but not identical.
     pub(super) noise: u64,
@@ -159,15 +167,20 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
     };
 
     let mut notes = Vec::with_capacity(total_bars * 64);
-    let mut push = |voice, start: f32, len: f32, freq: f32, vel: f32, noise: u64| {
+    let mut push = |voice, start: f32, len: f32, pitch: i32, vel: f32, noise: u64| {
         let s = start.max(0.0) as usize;
         if s < total {
             let l = (len.max(1.0) as usize).min(total - s);
+            let drum = matches!(
+                voice,
+                Voice::Kick | Voice::Snare | Voice::Hat | Voice::OpenHat
+            );
             notes.push(Note {
                 voice,
                 start: s,
                 len: l,
-                freq,
+                freq: if drum { 0.0 } else { midi_to_hz(pitch as f32) },
+                pitch: pitch.clamp(0, 127) as u8,
                 vel,
                 noise,
             });
@@ -188,7 +201,7 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
         // Pad: one chord per bar, voiced into a narrow window for smooth voice leading.
         for &t in &tones {
             let m = (tonic + degree_semis(t) - (tonic + 7)).rem_euclid(12) + tonic + 7;
-            push(Voice::Pad, bar_start, bar, midi_to_hz(m as f32), 1.0, 0);
+            push(Voice::Pad, bar_start, bar, m, 1.0, 0);
         }
 
         // Arp an octave above the pad.
@@ -213,7 +226,7 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
                 Voice::Arp,
                 bar_start + s as f32 * step_len,
                 step_len,
-                midi_to_hz(m as f32),
+                m,
                 v,
                 0,
             );
@@ -238,7 +251,7 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
                     Voice::Bass,
                     bar_start + i as f32 * eighth,
                     held as f32 * eighth * 0.92,
-                    midi_to_hz(m as f32),
+                    m,
                     v,
                     0,
                 );
@@ -250,22 +263,29 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
                 let t = bar_start + s as f32 * six;
                 let noise = rng.next_u64();
                 if kick_pat & (1 << s) != 0 {
-                    push(Voice::Kick, t, 0.35 * RATE_F, 0.0, 1.0, noise);
+                    push(Voice::Kick, t, 0.35 * RATE_F, GM_KICK, 1.0, noise);
                 }
                 if s == 4 || s == 12 {
-                    push(Voice::Snare, t, 0.25 * RATE_F, 0.0, vary(&mut rng), noise);
+                    push(
+                        Voice::Snare,
+                        t,
+                        0.25 * RATE_F,
+                        GM_SNARE,
+                        vary(&mut rng),
+                        noise,
+                    );
                 }
                 let hat_here = if hat_sixteenths { true } else { s % 2 == 0 };
                 if hat_here {
                     if s % 8 == 6 && rng.unit() < 0.5 {
-                        push(Voice::OpenHat, t, 0.22 * RATE_F, 0.0, 0.9, noise);
+                        push(Voice::OpenHat, t, 0.22 * RATE_F, GM_OPEN_HAT, 0.9, noise);
                     } else {
                         let accent = if s % 4 == 2 { 1.0 } else { 0.6 };
                         push(
                             Voice::Hat,
                             t,
                             0.08 * RATE_F,
-                            0.0,
+                            GM_HAT,
                             accent * vary(&mut rng),
                             noise,
                         );
@@ -291,7 +311,7 @@ pub(super) fn compose(seed: u64, total: usize) -> Song {
                                 Voice::Lead,
                                 bar_start + i as f32 * eighth,
                                 *dur as f32 * eighth * 0.95,
-                                midi_to_hz(m as f32),
+                                m,
                                 1.0,
                                 0,
                             );

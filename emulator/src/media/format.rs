@@ -1,7 +1,7 @@
 //! The format every generated track shares: sample rate, input limits and the peak level.
 
 /// Rate of every generated track; low enough to keep files small, high enough to sound clean.
-pub(super) const RATE: u32 = 22_050;
+pub const RATE: u32 = 22_050;
 pub(super) const RATE_F: f32 = RATE as f32;
 /// A mixed-in source is cut here so an uploaded hour-long file cannot stall the server.
 pub(super) const MAX_SOURCE_SECONDS: f32 = 120.0;

@@ -131,8 +131,16 @@ pub(super) fn smooth01(x: f32) -> f32 {
     x * x * (3.0 - 2.0 * x)
 }
 
-/// Renders `total` samples of accompaniment for `seed`, peak-normalized to 1.0 and faded.
-pub(super) fn render_song(seed: u64, total: usize) -> Vec<f32> {
+/// Renders only the voices `keep` selects, through the same echo, DC blocking and fades as the
+/// whole song but not normalized: every step is linear, so the renders of disjoint voice sets
+/// add up to the render of their union (which is what makes stems sum to their track).
+/// Without `fades` it starts and ends at full level, for a section spliced into a track.
+pub(super) fn render_voices(
+    seed: u64,
+    total: usize,
+    fades: bool,
+    keep: impl Fn(Voice) -> bool,
+) -> Vec<f32> {
     let mut dry = vec![0.0f32; total];
     if total == 0 {
         return dry;
@@ -141,7 +149,7 @@ pub(super) fn render_song(seed: u64, total: usize) -> Vec<f32> {
     let song = compose(seed, total);
     // Arp and melody go through a dotted-eighth feedback echo for space.
     let mut wet = vec![0.0f32; total];
-    for n in &song.notes {
+    for n in song.notes.iter().filter(|n| keep(n.voice)) {
         if matches!(n.voice, Voice::Arp | Voice::Lead) {
             render_note(n, &mut wet, tabs);
         } else {
@@ -163,9 +171,10 @@ pub(super) fn render_song(seed: u64, total: usize) -> Vec<f32> {
     }
     drop(wet);
     dc_block(&mut dry);
-    let seconds = total as f32 / RATE_F;
-    apply_fades(&mut dry, (seconds * 0.1).min(0.8), (seconds * 0.2).min(2.5));
-    normalize(&mut dry, 1.0);
+    if fades {
+        let seconds = total as f32 / RATE_F;
+        apply_fades(&mut dry, (seconds * 0.1).min(0.8), (seconds * 0.2).min(2.5));
+    }
     dry
 }
 

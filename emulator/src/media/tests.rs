@@ -6,7 +6,8 @@ use std::io::Cursor;
 
 use super::cover::cover_png;
 use super::mp4::tiny_mp4;
-use super::wav::{block_align, decode, stems, synth_track, to_wav_44k, wav_duration};
+use super::stems::synth_track;
+use super::wav::{block_align, decode, to_wav_44k, wav_duration};
 
 fn read(bytes: &[u8]) -> (hound::WavSpec, Vec<i16>) {
     let mut r = hound::WavReader::new(Cursor::new(bytes)).unwrap();
@@ -103,8 +104,8 @@ fn bad_inputs_do_not_panic() {
     assert_eq!(wav_duration(b"nope"), None);
     assert_eq!(wav_duration(&[]), None);
     assert!(to_wav_44k(b"RIFF....WAVE").is_empty());
-    assert!(stems(b"garbage", 2).is_empty());
-    assert!(stems(&synth_track(1, 1.0, None), 0).is_empty());
+    assert!(super::mix::replace_window(b"garbage", 1.0, 2.0, 1).is_empty());
+    assert!(super::mix::mix(&[b"garbage"]).is_empty());
     // Undecodable source is ignored, the requested length is used.
     let wav = synth_track(1, 2.0, Some(b"not a wav"));
     assert_eq!(wav, synth_track(1, 2.0, None));
@@ -182,40 +183,6 @@ fn conversion_to_44k() {
     // Stereo float input keeps its duration too.
     let f = tone_wav(48_000, 2, 32, true, 1.5);
     assert!((wav_duration(&to_wav_44k(&f)).unwrap() - 1.5).abs() < 1e-4);
-}
-
-#[test]
-fn stems_have_count_length_and_differ() {
-    let src = synth_track(11, 6.0, None);
-    let (_, orig) = read(&src);
-    for n in [1usize, 2, 4, 12] {
-        let st = stems(&src, n);
-        assert_eq!(st.len(), n);
-        let decoded: Vec<Vec<i16>> = st.iter().map(|w| read(w).1).collect();
-        for d in &decoded {
-            assert_eq!(d.len(), orig.len());
-        }
-        for i in 0..n {
-            for j in i + 1..n {
-                assert_ne!(decoded[i], decoded[j], "stems {i} and {j} of {n}");
-            }
-        }
-        // Bands are complementary: they add back to the track (up to rounding).
-        let max_err = (0..orig.len())
-            .map(|k| (decoded.iter().map(|d| d[k] as i32).sum::<i32>() - orig[k] as i32).abs())
-            .max()
-            .unwrap();
-        assert!(max_err <= n as i32, "sum error {max_err}");
-        if n == 2 {
-            let (_, rv, _) = stats(&decoded[0]);
-            let (_, ri, _) = stats(&decoded[1]);
-            println!("vocal rms {rv:.3}, instrumental rms {ri:.3}");
-            assert!(rv > 0.01 && ri > 0.01);
-        }
-    }
-    // Stereo input keeps its channel count.
-    let st = stems(&tone_wav(44_100, 2, 16, false, 0.5), 2);
-    assert_eq!(read(&st[0]).0.channels, 2);
 }
 
 fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -318,15 +285,11 @@ fn timings() {
     let w44 = to_wav_44k(&wav);
     println!("to_wav_44k 30 s: {:?}, {} bytes", t.elapsed(), w44.len());
     let t = Instant::now();
-    let st = stems(&wav, 2);
-    println!(
-        "stems(2) 30 s: {:?}, {} bytes each",
-        t.elapsed(),
-        st[0].len()
-    );
+    let st = super::stems::part_track(123, 30.0, None, &[super::stems::Part::Bass]);
+    println!("one stem 30 s: {:?}, {} bytes", t.elapsed(), st.len());
     let t = Instant::now();
-    let st = stems(&wav, 12);
-    println!("stems(12) 30 s: {:?}, {} stems", t.elapsed(), st.len());
+    let snd = super::sounds::sound_wav(123, Some(120), "Am", true, 30.0);
+    println!("sound loop 30 s: {:?}, {} bytes", t.elapsed(), snd.len());
     for style in [0, 1] {
         let t = Instant::now();
         let png = cover_png(99, style);

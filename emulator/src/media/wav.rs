@@ -1,12 +1,8 @@
-//! WAV in and out: decoding any WAV, resampling, the synthesized tracks, 44.1 kHz conversion and stems.
+//! WAV in and out: decoding any WAV, resampling, writing and 44.1 kHz conversion.
 
-use std::f32::consts::TAU;
 use std::io::Cursor;
 
-use super::format::{
-    MAX_PROCESS_SECONDS, MAX_SOURCE_SECONDS, MAX_SYNTH_SECONDS, PEAK, RATE, RATE_F,
-};
-use super::render::{normalize, render_song};
+use super::format::MAX_PROCESS_SECONDS;
 /// Decoded PCM, interleaved, in [-1, 1].
 pub(super) struct Pcm {
     pub(super) rate: u32,
@@ -149,17 +145,33 @@ pub(super) fn to_i16(s: f32) -> i16 {
 
 /// Writes interleaved samples as a 16-bit PCM WAV; empty `Vec` if hound refuses.
 pub(super) fn write_wav(samples: &[f32], rate: u32, channels: u16) -> Vec<u8> {
+    write_i16(
+        samples.iter().map(|&s| to_i16(s)),
+        samples.len(),
+        rate,
+        channels,
+    )
+}
+
+/// Writes interleaved 16-bit samples as they are (`len` of them) as a PCM WAV; empty `Vec` if
+/// hound refuses.
+pub(super) fn write_i16(
+    samples: impl Iterator<Item = i16>,
+    len: usize,
+    rate: u32,
+    channels: u16,
+) -> Vec<u8> {
     let spec = hound::WavSpec {
         channels,
         sample_rate: rate,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
     };
-    let mut out = Vec::with_capacity(44 + samples.len() * 2);
+    let mut out = Vec::with_capacity(44 + len * 2);
     let ok = (|| -> Result<(), hound::Error> {
         let mut w = hound::WavWriter::new(Cursor::new(&mut out), spec)?;
-        for &s in samples {
-            w.write_sample(to_i16(s))?;
+        for s in samples {
+            w.write_sample(s)?;
         }
         w.finalize()
     })();
@@ -168,50 +180,6 @@ pub(super) fn write_wav(samples: &[f32], rate: u32, channels: u16) -> Vec<u8> {
     } else {
         Vec::new()
     }
-}
-
-/// A WAV file (mono, 16-bit, 22050 Hz) of pleasant, clearly musical audio that depends only
-/// on `seed`: tempo, key, chord progression, bass line, arpeggio, melody and drum pattern
-/// are all drawn from it, with a gentle fade in/out and the peak at -1 dBFS.
-///
-/// Without a usable source the track is exactly `seconds` long (rounded to the nearest
-/// sample; negative or non-finite values give an empty but valid WAV; capped at 600 s).
-///
-/// When `source` is a WAV hound can decode (any rate, channel count, 8/16/24/32-bit int or
-/// 32-bit float) and holds at least one frame, it is down-mixed, resampled to 22050 Hz and
-/// mixed in at about 60 % against 40 % accompaniment; `seconds` is then ignored and the
-/// output has the source's duration, capped at 120 s. An undecodable source is ignored.
-pub fn synth_track(seed: u64, seconds: f32, source: Option<&[u8]>) -> Vec<u8> {
-    let src = source
-        .and_then(|b| decode(b, f64::from(MAX_SOURCE_SECONDS)))
-        .filter(|p| p.frames() > 0);
-    let mix = match src {
-        Some(pcm) => {
-            let len = scaled_len(pcm.frames(), pcm.rate, RATE)
-                .min((MAX_SOURCE_SECONDS * RATE_F) as usize);
-            let mut voice = resample(&pcm.mono(), pcm.rate, RATE, len);
-            normalize(&mut voice, 1.0);
-            let acc = render_song(seed, len);
-            let mut mix: Vec<f32> = voice
-                .iter()
-                .zip(&acc)
-                .map(|(v, a)| 0.6 * v + 0.4 * a)
-                .collect();
-            normalize(&mut mix, PEAK);
-            mix
-        }
-        None => {
-            let secs = if seconds.is_finite() {
-                seconds.clamp(0.0, MAX_SYNTH_SECONDS)
-            } else {
-                0.0
-            };
-            let mut song = render_song(seed, (secs * RATE_F).round() as usize);
-            normalize(&mut song, PEAK);
-            song
-        }
-    };
-    write_wav(&mix, RATE, 1)
 }
 
 /// True duration in seconds of a WAV file: the frames actually present, which is the
@@ -250,74 +218,4 @@ pub fn to_wav_44k(wav: &[u8]) -> Vec<u8> {
         inter.push(*r);
     }
     write_wav(&inter, OUT, 2)
-}
-
-/// Splits a track into `n` real stems (16-bit WAVs with the input's rate, channel count and
-/// frame count) by complementary frequency bands, so the stems add back up to the track.
-/// Band edges are log-spaced between 150 Hz and 6 kHz, each edge a two-pole (12 dB/octave)
-/// one-pole cascade. Order: `stems[0]` is the band holding 1 kHz (the "vocal" range),
-/// the others follow from low to high; with `n == 2` that is vocal (high) and
-/// instrumental (low). `n` is capped at 16; `n == 0` or undecodable input gives no stems.
-pub fn stems(wav: &[u8], n: usize) -> Vec<Vec<u8>> {
-    let n = n.min(16);
-    if n == 0 {
-        return Vec::new();
-    }
-    let Some(pcm) = decode(wav, MAX_PROCESS_SECONDS) else {
-        return Vec::new();
-    };
-    let channels = u16::try_from(pcm.channels).unwrap_or(1);
-    if n == 1 {
-        return vec![write_wav(&pcm.data, pcm.rate, channels)];
-    }
-    let nyq = pcm.rate as f32 * 0.45;
-    let edges: Vec<f32> = if n == 2 {
-        vec![(150.0f32 * 6000.0).sqrt()]
-    } else {
-        (0..n - 1)
-            .map(|k| 150.0 * 40f32.powf(k as f32 / (n - 2) as f32))
-            .collect()
-    };
-    // Low-passed copies at each edge; band k = lp[k] - lp[k-1] with lp[-1] = 0, lp[n-1] = x.
-    let mut lows: Vec<Vec<f32>> = edges
-        .iter()
-        .map(|&f| lowpass2(&pcm.data, pcm.channels, pcm.rate, f.min(nyq)))
-        .collect();
-    lows.push(pcm.data.clone());
-    let mut bands: Vec<Vec<f32>> = Vec::with_capacity(n);
-    let mut prev: Option<&Vec<f32>> = None;
-    for lp in &lows {
-        let band = match prev {
-            Some(p) => lp.iter().zip(p).map(|(a, b)| a - b).collect(),
-            None => lp.clone(),
-        };
-        bands.push(band);
-        prev = Some(lp);
-    }
-    let vocal = edges.iter().filter(|&&e| e <= 1000.0).count().min(n - 1);
-    let mut order = vec![vocal];
-    order.extend((0..n).filter(|&i| i != vocal));
-    order
-        .into_iter()
-        .filter_map(|i| bands.get(i))
-        .map(|b| write_wav(b, pcm.rate, channels))
-        .collect()
-}
-
-/// Two cascaded one-pole low-passes at `cutoff` Hz on interleaved audio.
-pub(super) fn lowpass2(data: &[f32], channels: usize, rate: u32, cutoff: f32) -> Vec<f32> {
-    let ch = channels.max(1);
-    let a = 1.0 - (-TAU * cutoff / rate.max(1) as f32).exp();
-    let mut s1 = vec![0.0f32; ch];
-    let mut s2 = vec![0.0f32; ch];
-    let mut out = Vec::with_capacity(data.len());
-    for (i, &x) in data.iter().enumerate() {
-        let c = i % ch;
-        if let (Some(y1), Some(y2)) = (s1.get_mut(c), s2.get_mut(c)) {
-            *y1 += a * (x - *y1);
-            *y2 += a * (*y1 - *y2);
-            out.push(*y2);
-        }
-    }
-    out
 }
