@@ -145,6 +145,7 @@ flow("stems: split_stem_advanced with an instrument picked isolates that instrum
   await page.selectOption("#stems-form [name=stemName]", "Piano");
   await page.click("#stems-go");
   await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  assert((await page.textContent("#stems-status")) === "1 stem.", `one stem: ${await page.textContent("#stems-status")}`);
   const names = await page.$$eval("#stems .stem-name", (ns) => ns.map((n) => n.textContent));
   assert(names.some((n) => /piano/i.test(n)), `the Piano stem is listed: ${names}`);
   await eachPlays("#stems audio");
@@ -312,6 +313,7 @@ flow("mashup: two uploads mixed into a new song that plays", async () => {
   assert(sent?.code === 200, `mashup answered ${sent?.code}`);
   await heard(".track audio");
   await shotOf("#tool-mashup", "flows-8-mashup.png");
+  await shotOf("#task-card", "flows-8b-mashup-song.png");
 });
 
 flow("recovery: fresh links for the first song, each one playing", async () => {

@@ -61,6 +61,7 @@ function mix() {
     const created = await state.client.mashup(request, callOptions());
     say("Mixing both tracks: follow it in Your song.");
     await openTask(created.taskId, { op: "mashup", title: request.title || null, created: true });
+    if (state.task?.id === created.taskId) say("Done: the mashup plays in Your song.");
   });
 }
 

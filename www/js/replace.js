@@ -121,6 +121,7 @@ function replace() {
     const created = await state.client.replaceSection(request, callOptions());
     say(`Replacing ${request.infillStartS.toFixed(2)} s to ${request.infillEndS.toFixed(2)} s: follow it in Your song.`);
     await openTask(created.taskId, { op: "replaceSection", title: request.title || null, created: true });
+    if (state.task?.id === created.taskId) say("Done: the new version plays in Your song.");
   });
 }
 

@@ -30,6 +30,7 @@ function make() {
       op: "generateSounds", title: request.prompt.slice(0, 60), created: true,
       sound: { loop: request.soundLoop === true, tempo: request.soundTempo ?? null, key: request.soundKey ?? null },
     });
+    if (state.task?.id === created.taskId) say(`Done${what ? ` (${what})` : ""}: it plays in Your song.`);
   });
 }
 

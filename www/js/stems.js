@@ -93,7 +93,8 @@ function separate() {
       onProgress: (r) => logPolled("stems", `${r.successFlag} (${r.state})`),
     });
     showStems(record);
-    say(`${stemsOf(record).length} stems.`);
+    const count = stemsOf(record).length;
+    say(`${count} ${count === 1 ? "stem" : "stems"}.`);
   });
 }
 

@@ -88,7 +88,7 @@ export function describeTool(section, described) {
   const blurb = section?.querySelector(".tool-blurb");
   if (blurb && described) blurb.textContent = described.summary;
   const cost = section?.querySelector(".tool-cost");
-  if (cost && described?.credits != null) cost.textContent = described.credits === 0 ? "free" : `${described.credits} credits`;
+  if (cost && described?.credits != null) cost.textContent = described.credits === 0 ? "free" : `${described.credits} ${described.credits === 1 ? "credit" : "credits"}`;
 }
 
 /** The values of the fields `names` of `form`, typed as the description says. */
