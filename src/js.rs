@@ -151,12 +151,7 @@ impl Fields for JsFields<'_> {
     fn field(&self, name: &str) -> Value<'_> {
         let v = get(self.0, name);
         if array_is_array(&v) == Ok(true) {
-            return Value::List(
-                array_or_empty(v)
-                    .iter()
-                    .map(|item| scalar(&item))
-                    .collect(),
-            );
+            return Value::List(array_or_empty(v).iter().map(|item| scalar(&item)).collect());
         }
         scalar(&v)
     }

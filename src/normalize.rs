@@ -169,7 +169,10 @@ fn midi_record(raw: &JsValue) -> JsValue {
     let flag = get(raw, "successFlag");
     let flag = flag
         .as_f64()
-        .or_else(|| flag.as_string().and_then(|s| tunesmith_protocol::num::parse_int(&s).map(|n| n as f64)))
+        .or_else(|| {
+            flag.as_string()
+                .and_then(|s| tunesmith_protocol::num::parse_int(&s).map(|n| n as f64))
+        })
         .unwrap_or(0.0);
     set_state(&out, state::from_midi_flag(flag as i64));
     out.into()

@@ -456,3 +456,25 @@ impl FaultyCreate for Emu {
         assert_eq!(stats["tasksCreated"], 0);
     }
 }
+
+/// With the demo page served (`--www`), a POST to a path that is no operation is still the
+/// service's 404 envelope, not the file server's bare HTTP 405 (which reads as a rate limit).
+#[tokio::test]
+async fn unknown_paths_answer_the_service_404_even_beside_the_page() {
+    let dir = std::env::temp_dir().join(format!("tunesmith-www-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>page</title>").unwrap();
+    let emu = Emu::start(&["--www", dir.to_str().unwrap()]).await;
+    let res = emu.post_raw("/api/v1/no-such-operation", json!({})).await;
+    assert_eq!(res.status().as_u16(), 404);
+    let v: Value = res.json().await.unwrap();
+    assert_eq!(v["code"], 404, "the envelope, with its code: {v}");
+    let page = emu
+        .http
+        .get(format!("{}/index.html", emu.music))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 200, "the page is still served");
+    let _ = std::fs::remove_dir_all(&dir);
+}

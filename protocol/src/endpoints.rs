@@ -117,9 +117,21 @@ pub use crate::schema::{SOUND_MODELS, VOICE_PERSONA_MODELS};
 /// document's tables; it predates the V6 series, which is held to the V5 limits here).
 pub const fn custom_limits(model: &str) -> CustomLimits {
     match model.as_bytes() {
-        b"V4" => CustomLimits { prompt: 3000, style: 200, title: 80 },
-        b"V4_5ALL" => CustomLimits { prompt: 5000, style: 1000, title: 80 },
-        _ => CustomLimits { prompt: 5000, style: 1000, title: 100 },
+        b"V4" => CustomLimits {
+            prompt: 3000,
+            style: 200,
+            title: 80,
+        },
+        b"V4_5ALL" => CustomLimits {
+            prompt: 5000,
+            style: 1000,
+            title: 80,
+        },
+        _ => CustomLimits {
+            prompt: 5000,
+            style: 1000,
+            title: 100,
+        },
     }
 }
 
@@ -202,9 +214,21 @@ const AUDIO_WEIGHT: FieldRule = opt("audioWeight", WEIGHT, "0 to 1, multiple of 
 const NEGATIVE: FieldRule = opt("negativeTags", TEXT, "Styles or traits to exclude");
 const TASK_ID: FieldRule = req("taskId", TEXT, "Id returned when the task was created");
 const PERSONA_ID: FieldRule = opt("personaId", TEXT, "Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`");
-const PERSONA_MODEL: FieldRule = opt("personaModel", Kind::OneOf(crate::schema::PERSONA_MODEL.values), "What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)");
-const SECONDS: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: None });
-const SECONDS_2DP: Kind = Kind::Number(&Range { min: 0.0, max: 86_400.0, step: Some(0.01) });
+const PERSONA_MODEL: FieldRule = opt(
+    "personaModel",
+    Kind::OneOf(crate::schema::PERSONA_MODEL.values),
+    "What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)",
+);
+const SECONDS: Kind = Kind::Number(&Range {
+    min: 0.0,
+    max: 86_400.0,
+    step: None,
+});
+const SECONDS_2DP: Kind = Kind::Number(&Range {
+    min: 0.0,
+    max: 86_400.0,
+    step: Some(0.01),
+});
 const AUDIO_ID: FieldRule = req(
     "audioId",
     TEXT,
@@ -726,9 +750,14 @@ impl Op {
                 }
             }
             Op::ReplaceSection => {
-                let generated = !fields.field("taskId").is_absent() || !fields.field("audioId").is_absent();
+                let generated =
+                    !fields.field("taskId").is_absent() || !fields.field("audioId").is_absent();
                 if generated {
-                    require_all(fields, &["taskId", "audioId"], "the source is a generated track")?;
+                    require_all(
+                        fields,
+                        &["taskId", "audioId"],
+                        "the source is a generated track",
+                    )?;
                     if !fields.field("uploadUrl").is_absent() {
                         return Err(ValidationError::new(
                             "uploadUrl",
@@ -809,12 +838,21 @@ fn check_modes(
 ) -> Result<(), ValidationError> {
     if !custom {
         require_all(fields, &["prompt"], &format!("{switch} is false"))?;
-        return check_length(fields, "prompt", MAX_DESCRIPTION_PROMPT, &format!("when {switch} is false"));
+        return check_length(
+            fields,
+            "prompt",
+            MAX_DESCRIPTION_PROMPT,
+            &format!("when {switch} is false"),
+        );
     }
     let because = format!("{switch} is true");
     require_all(fields, &["style", "title"], &because)?;
     if !flag(fields, "instrumental") {
-        require_all(fields, &["prompt"], &format!("{because} and instrumental is not (the prompt is the lyrics)"))?;
+        require_all(
+            fields,
+            &["prompt"],
+            &format!("{because} and instrumental is not (the prompt is the lyrics)"),
+        )?;
     }
     let model = match fields.field("model") {
         Value::Str(m) => m.into_owned(),
@@ -1066,29 +1104,54 @@ mod tests {
         };
         // Non-custom: the prompt is required, at most 500 characters.
         let mut plain = base(false);
-        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::Generate, &plain),
+            Some(("prompt".into(), RuleKind::Required))
+        );
         plain.push(("prompt", Value::Str("".into())));
-        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::Generate, &plain),
+            Some(("prompt".into(), RuleKind::Required))
+        );
         let long = "p".repeat(1200);
         plain.pop();
         plain.push(("prompt", s(&long)));
-        assert_eq!(rule_of(Op::Generate, &plain), Some(("prompt".into(), RuleKind::MaxLength)));
+        assert_eq!(
+            rule_of(Op::Generate, &plain),
+            Some(("prompt".into(), RuleKind::MaxLength))
+        );
         plain.pop();
         plain.push(("prompt", s("a calm piano piece")));
         assert_eq!(rule_of(Op::Generate, &plain), None);
 
         // Custom: style and title, and the lyrics unless instrumental, within V4's limits.
         let mut custom = base(true);
-        assert_eq!(rule_of(Op::Generate, &custom), Some(("style".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::Generate, &custom),
+            Some(("style".into(), RuleKind::Required))
+        );
         custom.push(("style", s("jazz")));
-        assert_eq!(rule_of(Op::Generate, &custom), Some(("title".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::Generate, &custom),
+            Some(("title".into(), RuleKind::Required))
+        );
         let title = "t".repeat(81);
         custom.push(("title", s(&title)));
-        assert_eq!(rule_of(Op::Generate, &custom), Some(("prompt".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::Generate, &custom),
+            Some(("prompt".into(), RuleKind::Required))
+        );
         custom[1].1 = Value::Bool(true);
-        assert_eq!(rule_of(Op::Generate, &custom), Some(("title".into(), RuleKind::MaxLength)));
+        assert_eq!(
+            rule_of(Op::Generate, &custom),
+            Some(("title".into(), RuleKind::MaxLength))
+        );
         custom[2].1 = s("V5");
-        assert_eq!(rule_of(Op::Generate, &custom), None, "V5 allows 100 characters");
+        assert_eq!(
+            rule_of(Op::Generate, &custom),
+            None,
+            "V5 allows 100 characters"
+        );
         assert_eq!(custom_limits("V4_5ALL").title, 80);
     }
 
@@ -1102,10 +1165,20 @@ mod tests {
             ("prompt", s("a song")),
             ("personaId", s("p1")),
         ];
-        assert_eq!(rule_of(Op::Generate, &f), Some(("personaId".into(), RuleKind::Dependency)));
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("personaId".into(), RuleKind::Dependency))
+        );
         f[0].1 = Value::Bool(true);
-        f.extend([("style", s("pop")), ("title", s("t")), ("personaModel", s("voice_persona"))]);
-        assert_eq!(rule_of(Op::Generate, &f), Some(("personaModel".into(), RuleKind::Dependency)));
+        f.extend([
+            ("style", s("pop")),
+            ("title", s("t")),
+            ("personaModel", s("voice_persona")),
+        ]);
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("personaModel".into(), RuleKind::Dependency))
+        );
         f[2].1 = s("V5_5");
         assert_eq!(rule_of(Op::Generate, &f), None);
     }
@@ -1120,21 +1193,42 @@ mod tests {
             ("infillStartS", Value::Num(10.0)),
             ("infillEndS", Value::Num(12.0)),
         ];
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("taskId".into(), RuleKind::Dependency)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("taskId".into(), RuleKind::Dependency))
+        );
         f.push(("taskId", s("t1")));
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("audioId".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("audioId".into(), RuleKind::Required))
+        );
         f.push(("audioId", s("a1")));
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("infillEndS".into(), RuleKind::Range))
+        );
         f[5].1 = Value::Num(9.0);
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("infillEndS".into(), RuleKind::Range))
+        );
         f[5].1 = Value::Num(71.5);
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Range)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("infillEndS".into(), RuleKind::Range))
+        );
         f[5].1 = Value::Num(16.005);
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("infillEndS".into(), RuleKind::Step)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("infillEndS".into(), RuleKind::Step))
+        );
         f[5].1 = Value::Num(40.25);
         assert_eq!(rule_of(Op::ReplaceSection, &f), None);
         f.push(("uploadUrl", s("https://example.com/a.mp3")));
-        assert_eq!(rule_of(Op::ReplaceSection, &f), Some(("uploadUrl".into(), RuleKind::Dependency)));
+        assert_eq!(
+            rule_of(Op::ReplaceSection, &f),
+            Some(("uploadUrl".into(), RuleKind::Dependency))
+        );
     }
 
     #[test]
@@ -1146,7 +1240,10 @@ mod tests {
             ("description", s("d")),
             ("vocalStart", Value::Num(25.0)),
         ];
-        assert_eq!(rule_of(Op::GeneratePersona, &p), Some(("vocalEnd".into(), RuleKind::Range)));
+        assert_eq!(
+            rule_of(Op::GeneratePersona, &p),
+            Some(("vocalEnd".into(), RuleKind::Range))
+        );
         p[4].1 = Value::Num(5.0);
         assert_eq!(rule_of(Op::GeneratePersona, &p), None);
 
@@ -1156,13 +1253,22 @@ mod tests {
             ("callBackUrl", s("https://example.com/cb")),
             ("type", s("split_stem_advanced")),
         ];
-        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::Required)));
+        assert_eq!(
+            rule_of(Op::SeparateVocals, &v),
+            Some(("stemName".into(), RuleKind::Required))
+        );
         v.push(("stemName", s("Kazoo")));
-        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::OneOf)));
+        assert_eq!(
+            rule_of(Op::SeparateVocals, &v),
+            Some(("stemName".into(), RuleKind::OneOf))
+        );
         v[4].1 = s("Piano");
         assert_eq!(rule_of(Op::SeparateVocals, &v), None);
         v[3].1 = s("split_stem");
-        assert_eq!(rule_of(Op::SeparateVocals, &v), Some(("stemName".into(), RuleKind::Dependency)));
+        assert_eq!(
+            rule_of(Op::SeparateVocals, &v),
+            Some(("stemName".into(), RuleKind::Dependency))
+        );
 
         let url = || s("https://example.com/a.mp3");
         let mut m: Vec<(&str, Value)> = vec![
@@ -1172,9 +1278,15 @@ mod tests {
             ("callBackUrl", s("https://example.com/cb")),
             ("prompt", s("mix them")),
         ];
-        assert_eq!(rule_of(Op::Mashup, &m), Some(("uploadUrlList".into(), RuleKind::Range)));
+        assert_eq!(
+            rule_of(Op::Mashup, &m),
+            Some(("uploadUrlList".into(), RuleKind::Range))
+        );
         m[0].1 = Value::List(vec![url(), s("not a url")]);
-        assert_eq!(rule_of(Op::Mashup, &m), Some(("uploadUrlList[1]".into(), RuleKind::Url)));
+        assert_eq!(
+            rule_of(Op::Mashup, &m),
+            Some(("uploadUrlList[1]".into(), RuleKind::Url))
+        );
         m[0].1 = Value::List(vec![url(), url()]);
         assert_eq!(rule_of(Op::Mashup, &m), None);
     }
@@ -1185,11 +1297,20 @@ mod tests {
         for kind in TaskKind::ALL {
             let query = kind.query();
             assert!(!query.endpoint().creates_task, "{kind:?}");
-            assert!(query.endpoint().fields.iter().any(|f| f.name == kind.query_field()));
-            assert!(Op::ALL.into_iter().any(|op| TaskKind::created_by(op) == Some(kind)));
+            assert!(query
+                .endpoint()
+                .fields
+                .iter()
+                .any(|f| f.name == kind.query_field()));
+            assert!(Op::ALL
+                .into_iter()
+                .any(|op| TaskKind::created_by(op) == Some(kind)));
         }
         assert_eq!(Op::ALL.len(), 37);
-        let upload = Op::ALL.into_iter().filter(|op| op.endpoint().host == Host::Upload).count();
+        let upload = Op::ALL
+            .into_iter()
+            .filter(|op| op.endpoint().host == Host::Upload)
+            .count();
         assert_eq!(upload, 3);
     }
 

@@ -127,10 +127,9 @@ impl TaskKind {
     /// The record field holding the family's own status (copied into `TaskFailedError.taskStatus`).
     pub const fn status_field(self) -> &'static str {
         match self {
-            TaskKind::Music
-            | TaskKind::Lyrics
-            | TaskKind::VoiceValidation
-            | TaskKind::Voice => "status",
+            TaskKind::Music | TaskKind::Lyrics | TaskKind::VoiceValidation | TaskKind::Voice => {
+                "status"
+            }
             TaskKind::Recovery => "code",
             _ => "successFlag",
         }

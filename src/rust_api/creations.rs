@@ -98,7 +98,10 @@ impl Client {
     }
 
     /// Whether a custom voice can be used (answers at once).
-    pub async fn check_voice(&self, request: &CheckVoiceRequest) -> Result<VoiceAvailability, Error> {
+    pub async fn check_voice(
+        &self,
+        request: &CheckVoiceRequest,
+    ) -> Result<VoiceAvailability, Error> {
         self.call(Op::CheckVoice, request).await
     }
 }

@@ -137,7 +137,9 @@ impl TaskRecord for MidiRecord {
         (state::from_midi_flag(self.success_flag), Stage::Pending)
     }
     fn error_code(&self) -> Option<i64> {
-        self.error_code.as_deref().and_then(tunesmith_protocol::num::parse_int)
+        self.error_code
+            .as_deref()
+            .and_then(tunesmith_protocol::num::parse_int)
     }
     fn error_message(&self) -> Option<&str> {
         self.error_message.as_deref()
@@ -291,7 +293,8 @@ impl Client {
         task_id: &str,
         options: WaitOptions,
     ) -> Result<RecoveryEnvelope, Error> {
-        self.wait_for(task_id, options, |_: &RecoveryEnvelope| {}).await
+        self.wait_for(task_id, options, |_: &RecoveryEnvelope| {})
+            .await
     }
 
     /// Waits for a voice validation's phrase.

@@ -71,6 +71,13 @@ test("callbacks: each stage handled once, a redelivery ignored, a malformed body
   assert.equal(lines.at(-1), "redelivery 200 malformed 400");
 });
 
+test("studio: stems, their MIDI notes, a persona's song, recovered links", { skip }, async () => {
+  const lines = await runExample("studio.mjs");
+  assert.match(lines[0], /^\S.* \d+ notes, first pitch \d+$/, lines.join("\n"));
+  assert.ok(lines.includes("succeeded 2"), lines.join("\n"));
+  assert.equal(lines.at(-1), "recovered success success", lines.join("\n"));
+});
+
 test("errors: a validation error by field, busy answers in plain words", { skip }, async () => {
   const lines = await runExample("errors.mjs");
   assert.match(lines[0], /^styleWeight: /);

@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-struct Js(JsValue);
+pub(super) struct Js(pub(super) JsValue);
 
 impl Inspect for Js {
     fn shape(&self) -> Shape {

@@ -4,9 +4,12 @@
 //! `parseCallback` types; the document's stated rules are refused before anything is sent.
 
 use super::common::*;
+use super::declared::Js;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use serde_json::json;
 use tunesmith::{parse_callback, Client};
+use tunesmith_protocol::schema::{self, Ty};
+use tunesmith_protocol::Op;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -19,6 +22,17 @@ fn wait() -> Option<JsValue> {
 
 fn fast() -> Option<JsValue> {
     Some(js(json!({ "minIntervalMs": 15, "maxIntervalMs": 40 })))
+}
+
+/// Declared = returned: the value agrees with the declaration its TypeScript comes from.
+fn declared(value: &JsValue, ty: &Ty) {
+    if let Err(m) = schema::check(&Js(value.clone()), ty) {
+        panic!("not as declared: {m} in {}", show(value));
+    }
+}
+
+fn declared_output(value: &JsValue, op: Op) {
+    declared(value, &Ty::Ref(op.output()));
 }
 
 fn tracks(record: &JsValue) -> Array {
@@ -85,8 +99,10 @@ async fn events(name: &str, count: u32) -> Vec<JsValue> {
                 .iter()
                 .map(|i| {
                     let body = prop(&i, "body");
-                    parse_callback(body.clone())
-                        .unwrap_or_else(|e| panic!("{} for {}", message(&e), show(&body)))
+                    let event = parse_callback(body.clone())
+                        .unwrap_or_else(|e| panic!("{} for {}", message(&e), show(&body)));
+                    declared(&event, &Ty::Union(&schema::CALLBACK_EVENT));
+                    event
                 })
                 .collect();
         }
@@ -121,11 +137,16 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
         }
         stages.push(prop_str(&prop(&step, "value"), "stage"));
     }
-    assert_eq!(stages.last().map(String::as_str), Some("complete"), "{stages:?}");
+    assert_eq!(
+        stages.last().map(String::as_str),
+        Some("complete"),
+        "{stages:?}"
+    );
     let mut sorted = stages.clone();
     sorted.dedup();
     assert_eq!(sorted, stages, "no stage twice");
     let record = ok(client.get_task(js(json!({ "taskId": task_id })), None)).await;
+    declared_output(&record, Op::GetTask);
     let sound = tracks(&record).get(0);
     assert!(prop(&sound, "duration").as_f64().is_some_and(|d| d > 0.0));
     let last = events(&t, 1).await;
@@ -134,15 +155,37 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
     // Sounds take V5 only, and a tempo of 1 to 300.
     for (request, field, rule) in [
         (json!({ "prompt": "p", "model": "V6" }), "model", "one_of"),
-        (json!({ "prompt": "p", "model": "V5", "soundTempo": 301 }), "soundTempo", "range"),
-        (json!({ "prompt": "p".repeat(501), "model": "V5" }), "prompt", "max_length"),
-        (json!({ "prompt": "p", "model": "V5", "soundKey": "H" }), "soundKey", "one_of"),
+        (
+            json!({ "prompt": "p", "model": "V5", "soundTempo": 301 }),
+            "soundTempo",
+            "range",
+        ),
+        (
+            json!({ "prompt": "p".repeat(501), "model": "V5" }),
+            "prompt",
+            "max_length",
+        ),
+        (
+            json!({ "prompt": "p", "model": "V5", "soundKey": "H" }),
+            "soundKey",
+            "one_of",
+        ),
     ] {
         let e = err(client.generate_sounds(js(request), None)).await;
         assert_class(&e, "ValidationError");
-        assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), (field, rule));
+        assert_eq!(
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
+            (field, rule)
+        );
     }
-    assert_eq!(stats(&t).await.1, 1, "only the valid sounds task was created");
+    assert_eq!(
+        stats(&t).await.1,
+        1,
+        "only the valid sounds task was created"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -168,7 +211,15 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
     ] {
         let e = err(client.replace_section(request(start, end), None)).await;
         assert_class(&e, "ValidationError");
-        assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), (field, rule), "{}", message(&e));
+        assert_eq!(
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
+            (field, rule),
+            "{}",
+            message(&e)
+        );
     }
     assert_eq!(stats(&t).await, before, "refused windows reach nothing");
 
@@ -178,9 +229,10 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
 
     // The service's own check: at most half of the track.
     let duration = prop(&tracks(&source).get(0), "duration").as_f64().unwrap();
-    let long = (duration * 0.5 + 6.0).min(60.0).max(6.0);
+    let long = (duration * 0.5 + 6.0).clamp(6.0, 60.0);
     if long > duration / 2.0 {
-        let e = err(client.replace_section(request(0.0, (long * 100.0).round() / 100.0), None)).await;
+        let e =
+            err(client.replace_section(request(0.0, (long * 100.0).round() / 100.0), None)).await;
         assert_class(&e, "ApiError");
         assert_eq!(prop_str(&e, "kind"), "invalid", "{}", message(&e));
     }
@@ -219,15 +271,20 @@ async fn a_persona_sings_a_new_song_and_an_unknown_persona_is_refused() {
     let t = tag("persona");
     let client = client(&t);
     let source = song(&client, &t).await;
+    // The document's segment, 0 to 30 s, within the track (tracks last 20 to 40 s; a segment
+    // that ends after the track is refused with 422).
+    let track = tracks(&source).get(0);
+    let end = prop(&track, "duration").as_f64().unwrap().min(30.0);
     let persona = ok(client.generate_persona(
         js(json!({
-            "taskId": prop_str(&source, "taskId"), "audioId": prop_str(&tracks(&source).get(0), "id"),
+            "taskId": prop_str(&source, "taskId"), "audioId": prop_str(&track, "id"),
             "name": "Electronic Pop Singer", "description": "Modern electronic pop with warm vocals",
-            "vocalStart": 0, "vocalEnd": 30, "style": "Electronic Pop",
+            "vocalStart": 0, "vocalEnd": end, "style": "Electronic Pop",
         })),
         None,
     ))
     .await;
+    declared_output(&persona, Op::GeneratePersona);
     let persona_id = prop_str(&persona, "personaId");
     assert_eq!(prop_str(&persona, "name"), "Electronic Pop Singer");
     let with = |persona: &str| {
@@ -280,6 +337,8 @@ async fn midi_lists_the_notes_of_a_separation_and_refuses_other_tasks() {
     ))
     .await;
     assert_eq!(prop_str(&midi, "state"), "succeeded", "{}", show(&midi));
+    declared_output(&midi, Op::GetMidi);
+    declared_output(&separation, Op::GetVocalSeparation);
     assert_eq!(prop(&midi, "successFlag").as_f64(), Some(1.0));
     let instruments = Array::from(&prop(&prop(&midi, "midiData"), "instruments"));
     assert!(instruments.length() >= 1);
@@ -287,7 +346,10 @@ async fn midi_lists_the_notes_of_a_separation_and_refuses_other_tasks() {
     assert!(notes.length() > 0, "{}", show(&midi));
     for note in notes.iter() {
         let pitch = prop(&note, "pitch").as_f64().unwrap();
-        let (start, end) = (prop(&note, "start").as_f64().unwrap(), prop(&note, "end").as_f64().unwrap());
+        let (start, end) = (
+            prop(&note, "start").as_f64().unwrap(),
+            prop(&note, "end").as_f64().unwrap(),
+        );
         assert!((0.0..=127.0).contains(&pitch) && pitch.fract() == 0.0);
         assert!(start < end, "{}", show(&note));
     }
@@ -321,6 +383,7 @@ async fn recovery_answers_its_own_envelope_until_fresh_links_are_ready() {
     // Right after creation: 201, running, no tracks yet (not an error).
     let first = ok(client.get_recovery(js(json!({ "task_id": task_id })), None)).await;
     assert_eq!(prop_str(&first, "taskId"), task_id);
+    declared_output(&first, Op::GetRecovery);
     assert!(["running", "succeeded"].contains(&prop_str(&first, "state").as_str()));
     let record = ok(client.wait_for_recovery(
         JsValue::from_str(&task_id),
@@ -329,10 +392,14 @@ async fn recovery_answers_its_own_envelope_until_fresh_links_are_ready() {
     .await;
     assert_eq!(prop_str(&record, "state"), "succeeded", "{}", show(&record));
     assert_eq!(prop(&record, "code").as_f64(), Some(200.0));
+    declared_output(&record, Op::GetRecovery);
     let recovered = tracks(&record);
     assert_eq!(recovered.length(), tracks(&source).length());
     let link = prop_str(&recovered.get(0), "audio_url");
-    assert!(bytes_of(&link).await.length() > 1000, "the fresh link serves audio");
+    assert!(
+        bytes_of(&link).await.length() > 1000,
+        "the fresh link serves audio"
+    );
     let callback = events(&t, 3).await;
     assert!(callback.iter().any(|e| prop_str(e, "family") == "recovery"));
 
@@ -358,7 +425,13 @@ async fn the_voice_flow_runs_in_its_documented_order() {
         wait(),
     ))
     .await;
-    assert_eq!(prop_str(&validation, "state"), "succeeded", "{}", show(&validation));
+    assert_eq!(
+        prop_str(&validation, "state"),
+        "succeeded",
+        "{}",
+        show(&validation)
+    );
+    declared_output(&validation, Op::GetVoiceValidation);
     let phrase = prop_str(&validation, "validateInfo");
     assert!(!phrase.is_empty());
 
@@ -369,7 +442,11 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     ))
     .await;
     let validation_id = prop_str(&again, "taskId");
-    assert_ne!(prop_str(&again, "validateInfo"), phrase, "a different phrase");
+    assert_ne!(
+        prop_str(&again, "validateInfo"),
+        phrase,
+        "a different phrase"
+    );
     // The usual spelling is not this operation's field: refused, with the right one suggested.
     let e = err(client.regenerate_voice_phrase(
         js(json!({ "taskId": validation_id, "callBackUrl": callback_url(&t) })),
@@ -388,9 +465,12 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     ))
     .await;
     assert_eq!(prop_str(&voice, "state"), "succeeded", "{}", show(&voice));
+    declared_output(&voice, Op::GetVoice);
     let voice_id = prop_str(&voice, "voiceId");
-    let available = ok(client.check_voice(js(json!({ "task_id": prop_str(&voice, "taskId") })), None)).await;
+    let available =
+        ok(client.check_voice(js(json!({ "task_id": prop_str(&voice, "taskId") })), None)).await;
     assert_eq!(prop(&available, "isAvailable").as_bool(), Some(true));
+    declared_output(&available, Op::CheckVoice);
 
     // The voice sings: personaId with personaModel voice_persona, on V5.
     let song = ok(client.generate(
@@ -409,7 +489,10 @@ async fn the_voice_flow_runs_in_its_documented_order() {
         .iter()
         .map(|e| prop_str(e, "family"))
         .collect();
-    assert!(families.iter().any(|f| f == "voice_validation"), "{families:?}");
+    assert!(
+        families.iter().any(|f| f == "voice_validation"),
+        "{families:?}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -420,21 +503,52 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
     let long = "p".repeat(1200);
     let cases = [
         // Non-custom mode: a prompt is required, at most 500 characters.
-        (json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }), "prompt", "required"),
-        (json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": long }), "prompt", "max_length"),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }),
+            "prompt",
+            "required",
+        ),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": long }),
+            "prompt",
+            "max_length",
+        ),
         // Custom mode: style and title, and the lyrics unless instrumental.
-        (json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }), "style", "required"),
-        (json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }), "title", "required"),
-        (json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }), "prompt", "required"),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }),
+            "style",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }),
+            "title",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }),
+            "prompt",
+            "required",
+        ),
         // The limits depend on the model: V4 titles are at most 80 characters.
-        (json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "jazz", "title": "t".repeat(81) }), "title", "max_length"),
-        (json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "s".repeat(201), "title": "t" }), "style", "max_length"),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "jazz", "title": "t".repeat(81) }),
+            "title",
+            "max_length",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "s".repeat(201), "title": "t" }),
+            "style",
+            "max_length",
+        ),
     ];
     for (request, field, rule) in cases {
         let e = err(client.generate(js(request.clone()), None)).await;
         assert_class(&e, "ValidationError");
         assert_eq!(
-            (prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()),
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
             (field, rule),
             "{request}: {}",
             message(&e)
@@ -445,6 +559,12 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
         None,
     ))
     .await;
-    assert_eq!((prop_str(&e, "field").as_str(), prop_str(&e, "rule").as_str()), ("stemName", "required"));
+    assert_eq!(
+        (
+            prop_str(&e, "field").as_str(),
+            prop_str(&e, "rule").as_str()
+        ),
+        ("stemName", "required")
+    );
     assert_eq!(stats(&t).await, (0, 0), "nothing reached the service");
 }

@@ -3,7 +3,8 @@
 use serde_json::{Map, Value};
 use tunesmith_protocol::status::{
     generation_failed, is_failure, CALLBACK_EXCEPTION, CREATE_TASK_FAILED, FIRST_SUCCESS,
-    SENSITIVE_WORD_ERROR, SUCCESS, TEXT_SUCCESS,
+    SENSITIVE_WORD_ERROR, SUCCESS, TEXT_SUCCESS, VOICE_PHRASE_READY, VOICE_PROCESSING,
+    VOICE_SUCCESS,
 };
 use tunesmith_protocol::waiter::TaskKind;
 
@@ -38,9 +39,6 @@ pub fn plan(kind: TaskKind, token: Option<&str>) -> Vec<String> {
     let token = token.map(str::to_ascii_uppercase);
     let skip = token.as_deref() == Some("SKIP-STAGES");
     let failure = match token.as_deref() {
-        // Families whose failure is a lower-case word (voices) fail as `FAILED` inside; their
-        // records spell it their own way.
-        Some("FAILED") if !is_failure(generation_failed(kind)) => Some("FAILED".to_owned()),
         Some("FAILED") => Some(generation_failed(kind).to_owned()),
         Some(t) if is_failure(t) => Some(t.to_owned()),
         _ => None,
@@ -57,6 +55,12 @@ pub fn plan(kind: TaskKind, token: Option<&str>) -> Vec<String> {
         (TaskKind::Cover, None) if skip => v(&[SUCCESS]),
         (TaskKind::Cover, None) => v(&[GENERATING, SUCCESS]),
         (TaskKind::Cover, Some(_)) => v(&[GENERATING, generation_failed(TaskKind::Cover)]),
+        // Voice families: lower-case words; any failure token ends in the family's failure.
+        (TaskKind::VoiceValidation, None) => v(&[VOICE_PROCESSING, VOICE_PHRASE_READY]),
+        (TaskKind::Voice, None) => v(&[VOICE_PROCESSING, VOICE_SUCCESS]),
+        (TaskKind::VoiceValidation | TaskKind::Voice, Some(_)) => {
+            v(&[VOICE_PROCESSING, generation_failed(kind)])
+        }
         (_, None) => v(&[SUCCESS]),
         (_, Some(f)) => vec![f],
     }
@@ -101,10 +105,5 @@ mod tests {
         );
         assert_eq!(plan(TaskKind::Wav, Some("failed")), ["GENERATE_WAV_FAILED"]);
         assert_eq!(plan(TaskKind::Lyrics, None), [SUCCESS]);
-        assert_eq!(plan(TaskKind::Voice, Some("failed")), ["FAILED"]);
-        assert_eq!(
-            plan(TaskKind::Midi, Some("failed")),
-            ["MIDI_GENERATION_FAILED"]
-        );
     }
 }

@@ -22,12 +22,14 @@ struct Inner {
 
 impl Inner {
     fn index(&mut self, task: &Arc<Task>) {
-        // Only a music task's tracks are its own; other families keep copies of the tracks they
-        // work on, which must still resolve to the music task.
-        if task.kind == TaskKind::Music {
-            for (i, t) in task.tracks.iter().enumerate() {
-                self.audio.insert(t.id.clone(), (task.id.clone(), i));
-            }
+        // Only music tasks own their tracks (a recovery lists copies of an older task's).
+        let owned = if task.kind == TaskKind::Music {
+            &task.tracks[..]
+        } else {
+            &[]
+        };
+        for (i, t) in owned.iter().enumerate() {
+            self.audio.insert(t.id.clone(), (task.id.clone(), i));
         }
         if let Some(claim) = claim_of(task) {
             self.claims.insert(claim);
@@ -113,15 +115,6 @@ impl Tasks {
             )));
         }
         Ok((task, index))
-    }
-
-    /// The first task of `kind` that `pred` accepts (a voice by its voiceId).
-    pub fn find(&self, kind: TaskKind, pred: impl Fn(&Task) -> bool) -> Option<Arc<Task>> {
-        self.lock()
-            .tasks
-            .values()
-            .find(|t| t.kind == kind && pred(t))
-            .cloned()
     }
 
     pub fn is_claimed(&self, claim: &str) -> bool {

@@ -17,6 +17,7 @@ pub fn body(task: &Task, phase: usize, links: Links<'_>) -> Value {
         TaskKind::Video => video::callback(task, phase, links),
         TaskKind::Midi => midi::callback(task, phase),
         TaskKind::Recovery => recovery::callback(task, phase, links),
-        TaskKind::VoiceValidation | TaskKind::Voice => voice::callback(task, phase),
+        TaskKind::VoiceValidation => voice::validation_callback(task, phase),
+        TaskKind::Voice => voice::voice_callback(task, phase),
     }
 }

@@ -25,7 +25,7 @@ pub enum Product {
         index: usize,
     },
     Video,
-    /// Track `index` of the old music task a recovery brought back.
+    /// A recovered copy of track `index` of the recovery's source task.
     Recovered {
         index: usize,
     },

@@ -1,194 +1,171 @@
-//! Custom voices: a validation (the phrase the singer must record) and the voice made from the
-//! recording, both with lower-case statuses; and whether a voice can be used.
+//! Custom voices: the validation task (a phrase in the singer's language: `wait_processing` →
+//! `processing_validate` → `wait_validating`, or `processing_validate_fail`) and the voice task
+//! (`wait_processing` → `processing_validate` → `success` with a `voiceId`, or `fail`).
 
 use serde_json::{json, Value};
 use tunesmith_protocol::status::{
-    is_failure, VOICE_FAIL, VOICE_PHRASE_READY, VOICE_PROCESSING, VOICE_SUCCESS,
-    VOICE_VALIDATE_FAIL, VOICE_WAIT_PROCESSING,
+    VOICE_FAIL, VOICE_PHRASE_READY, VOICE_SUCCESS, VOICE_VALIDATE_FAIL, VOICE_WAIT_PROCESSING,
 };
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::wire::{Envelope, VoiceCallbackData, VoiceRecord, VoiceValidationRecord};
 
+use super::common::text;
 use crate::core::store::fnv;
-use crate::core::task::{Outcome, Task};
+use crate::core::task::Task;
 
-/// Phrases to sing, by language: short, singable, different from each other.
-const PHRASES: &[(&str, &[&str])] = &[
-    (
-        "en",
-        &[
-            "The morning light is dancing on the water",
-            "Every road I walk leads me back to you",
-            "Sing it softly, let the evening carry it home",
+/// Words of each phrase language (the documented `language` values); English by default.
+fn words(language: &str) -> &'static [&'static str] {
+    match language {
+        "zh" => &[
+            "月光", "河流", "微风", "星星", "花园", "歌声", "远方", "清晨",
         ],
-    ),
-    (
-        "zh",
-        &[
-            "晨光在水面上跳舞",
-            "每一条路都带我回到你身边",
-            "轻轻地唱，让夜晚带它回家",
+        "es" => &[
+            "luna", "río", "viento", "estrella", "jardín", "canción", "mañana", "cielo",
         ],
-    ),
-    (
-        "es",
-        &[
-            "La luz de la mañana baila sobre el agua",
-            "Cada camino me devuelve a ti",
-            "Cántalo suave, que la noche lo lleve",
+        "fr" => &[
+            "lune", "rivière", "vent", "étoile", "jardin", "chanson", "matin", "ciel",
         ],
-    ),
-    (
-        "fr",
-        &[
-            "La lumière du matin danse sur l'eau",
-            "Chaque route me ramène vers toi",
-            "Chante-le doucement, le soir l'emportera",
+        "pt" => &[
+            "lua", "rio", "vento", "estrela", "jardim", "canção", "manhã", "céu",
         ],
-    ),
-    (
-        "pt",
-        &[
-            "A luz da manhã dança sobre a água",
-            "Cada estrada me traz de volta a você",
-            "Canta baixinho, que a noite leva",
+        "de" => &[
+            "Mond", "Fluss", "Wind", "Stern", "Garten", "Lied", "Morgen", "Himmel",
         ],
-    ),
-    (
-        "de",
-        &[
-            "Das Morgenlicht tanzt auf dem Wasser",
-            "Jeder Weg führt mich zurück zu dir",
-            "Sing es leise, der Abend trägt es heim",
+        "ja" => &[
+            "つき", "かわ", "かぜ", "ほし", "にわ", "うた", "あさ", "そら",
         ],
-    ),
-    (
-        "ja",
-        &[
-            "朝の光が水の上で踊る",
-            "どの道もあなたへ帰る",
-            "そっと歌って、夜が運んでくれる",
+        "ko" => &[
+            "달빛", "강물", "바람", "별빛", "정원", "노래", "아침", "하늘",
         ],
-    ),
-    (
-        "ko",
-        &[
-            "아침 햇살이 물 위에서 춤춰요",
-            "모든 길이 너에게로 이어져",
-            "살며시 불러요, 밤이 데려가요",
+        "hi" => &["चाँद", "नदी", "हवा", "तारा", "बाग़", "गीत", "सुबह", "आसमान"],
+        "ru" => &[
+            "луна",
+            "река",
+            "ветер",
+            "звезда",
+            "сад",
+            "песня",
+            "утро",
+            "небо",
         ],
-    ),
-    (
-        "hi",
-        &[
-            "सुबह की रोशनी पानी पर नाचती है",
-            "हर राह मुझे तुम तक लाती है",
-            "धीरे से गाओ, शाम इसे घर ले जाएगी",
+        _ => &[
+            "moon", "river", "wind", "star", "garden", "song", "morning", "sky",
         ],
-    ),
-    (
-        "ru",
-        &[
-            "Утренний свет танцует на воде",
-            "Каждая дорога ведёт меня к тебе",
-            "Спой это тихо, вечер унесёт домой",
-        ],
-    ),
-];
-
-/// The phrase for `language` (English when absent or unknown) picked by `seed`, never `avoid`
-/// (the phrase a regeneration replaces).
-pub fn phrase(language: Option<&str>, seed: u64, avoid: Option<&str>) -> String {
-    let list = PHRASES
-        .iter()
-        .find(|(l, _)| Some(*l) == language)
-        .or(PHRASES.first())
-        .map_or(&[][..], |(_, p)| *p);
-    let n = list.len().max(1);
-    let mut i = (seed % n as u64) as usize;
-    if list.get(i).is_some_and(|p| Some(*p) == avoid) {
-        i = (i + 1) % n;
     }
-    list.get(i).map_or_else(String::new, |p| (*p).to_owned())
 }
 
-/// The id a created voice is used by (`personaId` with `personaModel: "voice_persona"`).
+/// The phrase language of a validation task.
+pub fn language(task: &Task) -> &str {
+    text(&task.param, "language").unwrap_or("en")
+}
+
+/// The phrase a seed gives in `language`: six words of its list, deterministic.
+pub fn phrase(seed: u64, language: &str) -> String {
+    let list = words(language);
+    let sep = if matches!(language, "zh" | "ja") {
+        ""
+    } else {
+        " "
+    };
+    (0..6u64)
+        .map(|i| list[(fnv(&[&seed.to_le_bytes(), &i.to_le_bytes()]) % list.len() as u64) as usize])
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The id of the voice a voice task makes.
 pub fn voice_id(task: &Task) -> String {
     format!("voice_{:016x}", fnv(&[b"voice", task.id.as_bytes()]))
 }
 
-fn status(task: &Task, word: &str) -> &'static str {
-    let validation = task.kind == TaskKind::VoiceValidation;
-    match word {
-        w if is_failure(w) && validation => VOICE_VALIDATE_FAIL,
-        w if is_failure(w) => VOICE_FAIL,
-        tunesmith_protocol::status::SUCCESS if validation => VOICE_PHRASE_READY,
-        tunesmith_protocol::status::SUCCESS => VOICE_SUCCESS,
-        _ if validation => VOICE_WAIT_PROCESSING,
-        _ => VOICE_PROCESSING,
+fn is_fail(status: &str) -> bool {
+    status == VOICE_VALIDATE_FAIL || status == VOICE_FAIL
+}
+
+/// Status (lower case, `wait_processing` before the first stage), error code and message.
+fn outcome(task: &Task, now: i64) -> (String, Option<i64>, Option<String>) {
+    if task.reached(now) == 0 {
+        return (VOICE_WAIT_PROCESSING.to_owned(), None, None);
+    }
+    let status = task.status(now).to_owned();
+    if is_fail(&status) {
+        let f = task.failure_of(&status);
+        (status, Some(f.code), Some(f.message))
+    } else {
+        (status, None, None)
     }
 }
 
 pub fn validation_record(task: &Task, now: i64) -> VoiceValidationRecord {
-    let Outcome {
-        status: word,
-        error_code,
-        error_message,
-    } = task.outcome(now);
-    let status = status(task, &word);
+    let (status, error_code, error_message) = outcome(task, now);
     VoiceValidationRecord {
         task_id: task.id.clone(),
-        validate_info: (status == VOICE_PHRASE_READY)
-            .then(|| task.phrase.clone().unwrap_or_default()),
-        status: status.into(),
+        validate_info: (status == VOICE_PHRASE_READY).then(|| phrase(task.seed, language(task))),
+        status,
         error_code,
         error_message,
     }
 }
 
 pub fn voice_record(task: &Task, now: i64) -> VoiceRecord {
-    let Outcome {
-        status: word,
-        error_code,
-        error_message,
-    } = task.outcome(now);
-    let status = status(task, &word);
+    let (status, error_code, error_message) = outcome(task, now);
     VoiceRecord {
         task_id: task.id.clone(),
         voice_id: (status == VOICE_SUCCESS).then(|| voice_id(task)),
-        status: status.into(),
+        status,
         error_code,
         error_message,
     }
 }
 
-/// Whether `task` is a voice that has been created by `now`.
-pub fn is_available(task: &Task, now: i64) -> bool {
-    task.kind == TaskKind::Voice && task.status(now) == tunesmith_protocol::status::SUCCESS
+/// Whether the validation's phrase is ready for the singer (what createVoice needs).
+pub fn phrase_ready(task: &Task, now: i64) -> bool {
+    task.is_done(now) && task.status(now) == VOICE_PHRASE_READY
 }
 
-/// The callback of either kind: the record as its status query gives it (a validation names its
-/// phrase, a voice its voiceId; each key present, null on failure, so the two stay apart).
-pub fn callback(task: &Task, phase: usize) -> Value {
-    let word = &task.phases[phase];
-    let (code, msg) = task.callback_status(word, "success");
-    let ok = code == 200;
-    let (validate_info, voice_id) = if task.kind == TaskKind::VoiceValidation {
-        (
-            Some(ok.then(|| task.phrase.clone().unwrap_or_default())),
-            None,
-        )
+/// Whether the voice can sing.
+pub fn available(task: &Task, now: i64) -> bool {
+    task.is_done(now) && task.status(now) == VOICE_SUCCESS
+}
+
+fn code_msg(task: &Task, label: &str) -> (i64, String) {
+    if is_fail(label) {
+        let f = task.failure_of(label);
+        (f.code, f.message)
     } else {
-        (None, Some(ok.then(|| voice_id(task))))
-    };
+        (tunesmith_protocol::codes::OK, "success".to_owned())
+    }
+}
+
+/// A validation callback names its phrase (`validateInfo`), never a voice.
+pub fn validation_callback(task: &Task, phase: usize) -> Value {
+    let label = &task.phases[phase];
+    let (code, msg) = code_msg(task, label);
     json!(Envelope {
         code,
         msg,
         data: VoiceCallbackData {
             task_id: task.id.clone(),
-            validate_info,
-            voice_id,
-            status: status(task, word).into(),
+            validate_info: Some(
+                (label == VOICE_PHRASE_READY).then(|| phrase(task.seed, language(task)))
+            ),
+            voice_id: None,
+            status: label.clone(),
+        },
+    })
+}
+
+/// A voice callback names its voice (`voiceId`), never a phrase.
+pub fn voice_callback(task: &Task, phase: usize) -> Value {
+    let label = &task.phases[phase];
+    let (code, msg) = code_msg(task, label);
+    json!(Envelope {
+        code,
+        msg,
+        data: VoiceCallbackData {
+            task_id: task.id.clone(),
+            validate_info: None,
+            voice_id: Some((label == VOICE_SUCCESS).then(|| voice_id(task))),
+            status: label.clone(),
         },
     })
 }

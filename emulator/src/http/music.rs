@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::{Family, Op};
 
@@ -12,9 +12,8 @@ use super::extract::{Caller, ValidBody, ValidQuery};
 use super::tasks::{create as create_task, draft, queried};
 use crate::app::AppState;
 use crate::core::create::charge;
-use crate::core::error::CoreError;
 use crate::families::common::text;
-use crate::families::{music, voice};
+use crate::families::music;
 use crate::products::{make_from_sources, mix_source};
 use crate::{media, sources};
 
@@ -26,6 +25,7 @@ pub async fn create(
     caller: Caller,
     ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
+    super::persona::check_use(&app, &param)?;
     let mut task = draft(&app, &caller, param)?;
     let parent = if caller.op == Op::Extend {
         let audio_id = text(&task.param, "audioId").unwrap_or_default();
@@ -41,42 +41,12 @@ pub async fn create(
         app.random_uuid()
     })
     .map_err(|e| ApiError::from_core(F, e))?;
-    persona_known(&app, &task.param).map_err(|e| ApiError::from_core(F, e))?;
     if caller.op == Op::Mashup {
         make_from_sources(&app, &mut task).await;
     } else if let Some(url) = text(&task.param, "uploadUrl").map(str::to_owned) {
         mix_source(&app, &mut task, &url).await;
     }
     create_task(&app, &caller, task)
-}
-
-/// A `personaId` must name a persona of generatePersona, or with `personaModel: "voice_persona"`
-/// a voice that createVoice has made.
-fn persona_known(app: &AppState, param: &Map<String, Value>) -> Result<(), CoreError> {
-    let Some(id) = text(param, "personaId") else {
-        return Ok(());
-    };
-    let now = app.now_ms();
-    if text(param, "personaModel") == Some("voice_persona") {
-        let made = app
-            .tasks
-            .find(TaskKind::Voice, |t| voice::voice_id(t) == id)
-            .is_some_and(|t| voice::is_available(&t, now));
-        return if made {
-            Ok(())
-        } else {
-            Err(CoreError::Invalid(format!(
-                "`personaId` {id} is not a created voice: with personaModel voice_persona it must be the voiceId of a finished createVoice task (rule: one_of)"
-            )))
-        };
-    }
-    if app.personas.get(id).is_some() {
-        Ok(())
-    } else {
-        Err(CoreError::Invalid(format!(
-            "`personaId` {id} is not a persona: make one with generatePersona (or pass personaModel voice_persona with a voiceId) (rule: one_of)"
-        )))
-    }
 }
 
 /// Replace-section: regenerates a window of a generated or uploaded track. The window's rules

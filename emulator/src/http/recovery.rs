@@ -1,18 +1,17 @@
-//! Handlers of audio recovery: create (fresh links for a finished music task, expired or not) and
-//! its status, answered in the recovery's own envelope with `task_id` as the query parameter.
+//! Audio recovery: a task that gives an older music task's tracks fresh links, and its status in
+//! recovery's own envelope, queried by `task_id`.
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tunesmith_protocol::status::SUCCESS;
 use tunesmith_protocol::waiter::TaskKind;
-use tunesmith_protocol::Family;
+use tunesmith_protocol::{Family, Op};
 
 use super::envelope::{ApiError, Outcome};
 use super::extract::{Caller, ValidBody, ValidQuery};
 use super::tasks::{create as create_task, draft};
 use crate::app::AppState;
-use crate::core::error::CoreError;
 use crate::families::common::text;
 use crate::families::recovery;
 
@@ -23,27 +22,24 @@ pub async fn create(
     caller: Caller,
     ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
-    let id = text(&param, "sunoTaskId").unwrap_or_default();
+    let id = text(&param, "sunoTaskId").unwrap_or_default().to_owned();
     let old = app
         .tasks
-        .of_kind(id, TaskKind::Music)
-        .map_err(|_| ApiError::new(F, 404, format!("No such music task: sunoTaskId {id}")))?;
-    let status = old.status(app.now_ms()).to_owned();
-    if status != SUCCESS {
-        return Err(ApiError::from_core(
+        .get(&id)
+        .filter(|t| t.kind == TaskKind::Music)
+        .ok_or_else(|| ApiError::not_found(F, format!("No such music task: sunoTaskId {id}")))?;
+    if !old.has_reached(app.now_ms(), SUCCESS) || old.tracks.is_empty() {
+        return Err(ApiError::not_found(
             F,
-            CoreError::Invalid(format!(
-                "Music task {id} has no finished tracks to recover (status {status})"
-            )),
+            format!("Music task {id} has no finished tracks to recover"),
         ));
     }
     let mut task = draft(&app, &caller, param)?;
-    task.parent_task = Some(old.id.clone());
     task.tracks = old.tracks.clone();
+    task.parent_task = Some(old.id.clone());
     create_task(&app, &caller, task)
 }
 
-/// `{code, msg, task_id, data}`: 201 while running, 200 with fresh links, 500 when all failed.
 pub async fn get(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
@@ -52,10 +48,10 @@ pub async fn get(
     let task = app
         .tasks
         .of_kind(id, TaskKind::Recovery)
-        .map_err(|e| ApiError::from_core(F, e))?;
-    let envelope = recovery::envelope(&task, app.now_ms(), app.links());
-    let code = envelope.code;
-    let mut res = Json(envelope).into_response();
+        .map_err(|e| ApiError::from_core(Op::GetRecovery.endpoint().family, e))?;
+    let body = recovery::envelope(&task, app.now_ms(), app.links());
+    let code = body["code"].as_i64().unwrap_or(200);
+    let mut res = Json(body).into_response();
     res.extensions_mut().insert(Outcome(code));
     Ok(res)
 }

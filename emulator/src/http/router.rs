@@ -72,16 +72,16 @@ pub fn music_router(app: AppState) -> Router {
         .route(&p(Op::GenerateSounds), post(music::create))
         .route(&p(Op::Mashup), post(music::create))
         .route(&p(Op::ReplaceSection), post(music::replace_section))
-        .route(&p(Op::GeneratePersona), post(persona::create))
         .route(&p(Op::GenerateMidi), post(midi::create))
         .route(&p(Op::GetMidi), get(midi::get))
+        .route(&p(Op::GeneratePersona), post(persona::create))
         .route(&p(Op::RecoverAudio), post(recovery::create))
         .route(&p(Op::GetRecovery), get(recovery::get))
         .route(&p(Op::ValidateVoice), post(voice::validate))
-        .route(&p(Op::GetVoiceValidation), get(voice::get_validation))
+        .route(&p(Op::GetVoiceValidation), get(voice::validate_info))
         .route(&p(Op::RegenerateVoicePhrase), post(voice::regenerate))
         .route(&p(Op::CreateVoice), post(voice::create))
-        .route(&p(Op::GetVoice), get(voice::get_voice))
+        .route(&p(Op::GetVoice), get(voice::get))
         .route(&p(Op::CheckVoice), post(voice::check))
         .route_layer(from_fn_with_state(app.clone(), gate::gate))
         .layer(DefaultBodyLimit::max(MUSIC_BODY_LIMIT));
@@ -97,9 +97,15 @@ pub fn music_router(app: AppState) -> Router {
         .route("/_emulator/clock", post(admin::clock))
         .method_not_allowed_fallback(music_not_found);
     router = match &app.config.www {
-        Some(dir) => router.fallback_service(ServeDir::new(dir).not_found_service(
-            axum::handler::HandlerWithoutStateExt::into_service(music_not_found),
-        )),
+        // The page is served to GET and HEAD only: any other method on a path that is not an
+        // operation is the service's own "invalid method or path" (a bare HTTP 405 from the file
+        // server would read as the music family's rate limit).
+        Some(dir) => router.fallback_service(
+            axum::routing::get_service(ServeDir::new(dir).not_found_service(
+                axum::handler::HandlerWithoutStateExt::into_service(music_not_found),
+            ))
+            .fallback(music_not_found),
+        ),
         None => router.fallback(music_not_found),
     };
     router

@@ -621,8 +621,16 @@ pub static MIDI_NOTE: Record = Record {
     extends: None,
     doc: "One note heard in a stem.",
     fields: &[
-        wire("pitch", Ty::Int, "MIDI note number (0 to 127; 60 is middle C)."),
-        wire("start", Ty::Num, "Start, in seconds from the start of the audio."),
+        wire(
+            "pitch",
+            Ty::Int,
+            "MIDI note number (0 to 127; 60 is middle C).",
+        ),
+        wire(
+            "start",
+            Ty::Num,
+            "Start, in seconds from the start of the audio.",
+        ),
         wire("end", Ty::Num, "End, in seconds."),
         wire("velocity", Ty::Num, "Loudness, 0 to 1."),
     ],
@@ -636,7 +644,11 @@ pub static MIDI_INSTRUMENT: Record = Record {
     doc: "The notes of one instrument (one separated stem).",
     fields: &[
         wire("name", STR, "Instrument name."),
-        wire("notes", Ty::List(&Ty::Ref(&MIDI_NOTE)), "Its notes, in time order."),
+        wire(
+            "notes",
+            Ty::List(&Ty::Ref(&MIDI_NOTE)),
+            "Its notes, in time order.",
+        ),
     ],
 };
 
@@ -647,8 +659,16 @@ pub static MIDI_DATA: Record = Record {
     extends: None,
     doc: "What a MIDI task found.",
     fields: &[
-        wire("state", STR, "The service's processing state (`complete` when done)."),
-        wire("instruments", Ty::List(&Ty::Ref(&MIDI_INSTRUMENT)), "One entry per stem."),
+        wire(
+            "state",
+            STR,
+            "The service's processing state (`complete` when done).",
+        ),
+        wire(
+            "instruments",
+            Ty::List(&Ty::Ref(&MIDI_INSTRUMENT)),
+            "One entry per stem.",
+        ),
     ],
 };
 
@@ -681,7 +701,11 @@ pub static MIDI_CALLBACK_DATA: Record = Record {
     doc: "`data` of a MIDI callback.",
     fields: &[
         wire("task_id", STR, "The task's id."),
-        wire("midiData", Ty::Null(&Ty::Ref(&MIDI_DATA)), "The notes; null on failure."),
+        wire(
+            "midiData",
+            Ty::Null(&Ty::Ref(&MIDI_DATA)),
+            "The notes; null on failure.",
+        ),
     ],
 };
 
@@ -692,10 +716,22 @@ pub static RECOVERED_TRACK: Record = Record {
     extends: None,
     doc: "One track of an audio recovery (the service writes these fields in snake_case).",
     fields: &[
-        wire("id", STR, "The track's id (the `id` of the old task's Track)."),
-        wire("audio_url", NULL_STR, "A fresh playable link (may be `.m4a`); null when this track failed."),
+        wire(
+            "id",
+            STR,
+            "The track's id (the `id` of the old task's Track).",
+        ),
+        wire(
+            "audio_url",
+            NULL_STR,
+            "A fresh playable link (may be `.m4a`); null when this track failed.",
+        ),
         wire("title", STR, "The track's title."),
-        wire("status", Ty::Enum(&RECOVERED_STATUS), "`success` or `failed`."),
+        wire(
+            "status",
+            Ty::Enum(&RECOVERED_STATUS),
+            "`success` or `failed`.",
+        ),
         wire("error", NULL_STR, "Why this track failed; null on success."),
     ],
 };
@@ -737,7 +773,11 @@ pub static RECOVERY_CALLBACK_DATA: Record = Record {
     doc: "`data` of a recovery callback.",
     fields: &[
         wire("task_id", STR, "The task's id."),
-        wire("recovery_data", Ty::Null(&Ty::List(&Ty::Ref(&RECOVERED_TRACK))), "The tracks; null on failure."),
+        wire(
+            "recovery_data",
+            Ty::Null(&Ty::List(&Ty::Ref(&RECOVERED_TRACK))),
+            "The tracks; null on failure.",
+        ),
     ],
 };
 
@@ -793,7 +833,11 @@ pub static VOICE_AVAILABILITY: Record = Record {
     twin: None,
     extends: None,
     doc: "Whether a created voice can be used (`checkVoice`, answered at once).",
-    fields: &[wire("isAvailable", Ty::Bool, "True when the voice can sing.")],
+    fields: &[wire(
+        "isAvailable",
+        Ty::Bool,
+        "True when the voice can sing.",
+    )],
 };
 
 // ---- Callback events (what `parseCallback` returns) -------------------------------------------
@@ -893,7 +937,11 @@ pub static MIDI_CALLBACK_EVENT: Record = event(
     "A MIDI callback.",
     &[
         client("family", Ty::Lit("midi"), ""),
-        client("midiData", Ty::Null(&Ty::Ref(&MIDI_DATA)), "The notes; null on failure."),
+        client(
+            "midiData",
+            Ty::Null(&Ty::Ref(&MIDI_DATA)),
+            "The notes; null on failure.",
+        ),
     ],
 );
 
@@ -902,7 +950,11 @@ pub static RECOVERY_CALLBACK_EVENT: Record = event(
     "An audio-recovery callback.",
     &[
         client("family", Ty::Lit("recovery"), ""),
-        client("tracks", Ty::List(&Ty::Ref(&RECOVERED_TRACK)), "The recovered tracks; empty on failure."),
+        client(
+            "tracks",
+            Ty::List(&Ty::Ref(&RECOVERED_TRACK)),
+            "The recovered tracks; empty on failure.",
+        ),
     ],
 );
 
@@ -911,7 +963,11 @@ pub static VOICE_VALIDATION_CALLBACK_EVENT: Record = event(
     "A voice-validation callback: the phrase is ready (or the recording was refused).",
     &[
         client("family", Ty::Lit("voice_validation"), ""),
-        client("validateInfo", NULL_STR, "The phrase to record; null on failure."),
+        client(
+            "validateInfo",
+            NULL_STR,
+            "The phrase to record; null on failure.",
+        ),
     ],
 );
 
