@@ -34,9 +34,10 @@ pub struct App {
     pub music_base: String,
     pub upload_base: String,
     pub tasks: Tasks,
+    /// Personas made by generatePersona (created voices are tasks).
+    pub personas: Personas,
     pub credits: Credits,
     pub uploads: Uploads,
-    pub personas: Personas,
     pub rate: Limiter,
     pub faults: Faults,
     pub log: RequestLog,

@@ -20,9 +20,9 @@ answer HTTP 404 with envelope code 404. Upload host: the HTTP status equals the 
 
 Costs (credits per call): generate, extend, upload-cover, upload-extend, add-instrumental,
 add-vocals, mashup, create-voice 10; vocal separation 5 (split_stem, split_stem_advanced 10);
-sounds 6; music video, replace-section, MIDI 5; cover, WAV 2; lyrics, style boost 1; personas,
-recovery, voice phrases, check-voice, queries, timestamped lyrics and uploads are free. Not enough
-credits: code 429 (music family) or 402 (cover family), and no task.
+sounds 6; music video, replace-section, MIDI 5; cover, WAV, voice validation 2; lyrics, style
+boost, audio recovery, a new voice phrase 1; personas, check-voice, queries, timestamped lyrics and
+uploads are free. Not enough credits: code 429 (music family) or 402 (cover family), and no task.
 
 Deterministic outcomes: `emulate:STATUS` in title, prompt or content (or any other string field,
 e.g. the callBackUrl, for operations without them) makes the task end in STATUS

@@ -31,7 +31,9 @@ use tunesmith_protocol::{Method, Op};
 
 use crate::app::{App, AppState};
 use crate::clock::Clock;
-use crate::core::{credits, faults, inbox, log, rate_limit, registry, store, uploads, url_rules};
+use crate::core::{
+    credits, faults, inbox, log, personas, rate_limit, registry, store, uploads, url_rules,
+};
 pub use config::Config;
 
 /// A running emulator: its two addresses, and the way to stop it.
@@ -136,9 +138,9 @@ pub async fn start_with_clock(config: Config, clock: Arc<dyn Clock>) -> std::io:
     let app: AppState = Arc::new(App {
         keys: config.keys().into_iter().collect(),
         tasks: registry::Tasks::load(&dirs)?,
+        personas: personas::Personas::load(&dirs)?,
         credits: credits::Credits::load(&dirs, config.credits)?,
         uploads: uploads::Uploads::load(&dirs)?,
-        personas: crate::core::personas::Personas::load(&dirs)?,
         rate: rate_limit::Limiter::new(config.rate_limit),
         faults: faults::Faults::new(config.fault_rate, seed),
         log: log::RequestLog::default(),

@@ -199,6 +199,13 @@ async fn parent_track(app: &AppState, task: &Task) -> Option<Vec<u8>> {
     track_bytes(app, &parent, task.music_index as usize).await
 }
 
+/// A track of the old music task a recovery brings back, made afresh under the recovery (the old
+/// task's own files may have expired).
+async fn recovered_track(app: &AppState, task: &Task, index: usize) -> Option<Vec<u8>> {
+    let parent = app.tasks.get(task.parent_task.as_deref()?)?;
+    fresh_track(app, &parent, index).await
+}
+
 async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8>> {
     match product {
         Product::Track { .. } => None,
@@ -229,10 +236,6 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
             let seed = task.seed;
             blocking(move || media::tiny_mp4(seed)).await
         }
-        // The very audio of the old track (synthesized again if its own file has expired).
-        Product::Recovered { index } => {
-            let parent = app.tasks.get(task.parent_task.as_deref()?)?;
-            track_bytes(app, &parent, index).await
-        }
+        Product::Recovered { index } => recovered_track(app, task, index).await,
     }
 }

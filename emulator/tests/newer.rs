@@ -1,7 +1,6 @@
-//! Sounds, replace-section, mashup, MIDI and the newer separations over real HTTP: each succeeds
-//! with the public document's own example request (live ids and URLs put in), fails the
-//! documented way, charges what the README says, and its audio or notes are what was asked for.
-//! (Personas, recovery and the voice flow: `voice_persona_recovery.rs`.)
+//! The fourteen newer operations over real HTTP: each succeeds with the public document's own
+//! example request (live ids and URLs put in), fails the documented way, charges what the README
+//! says, and its audio or notes are what was asked for.
 
 mod common;
 
@@ -257,8 +256,9 @@ async fn replace_section_changes_only_the_window_and_refuses_bad_windows_first()
 #[tokio::test]
 async fn a_mashup_holds_both_uploads() {
     let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
-    let (_, a) = song(&emu, 0.0).await;
-    let (_, b) = song(&emu, 0.0).await;
+    // Two different songs (different titles give different music).
+    let a = emu.finished("Mash A").await["response"]["sunoData"][0].clone();
+    let b = emu.finished("Mash B").await["response"]["sunoData"][0].clone();
     let urls = [
         upload(&emu, a["audioUrl"].as_str().unwrap(), "mash-a").await,
         upload(&emu, b["audioUrl"].as_str().unwrap(), "mash-b").await,
@@ -290,6 +290,7 @@ async fn a_mashup_holds_both_uploads() {
         samples(&download(&emu, b["audioUrl"].as_str().unwrap()).await),
     );
     assert_eq!(mixed.len(), sa.len().max(sb.len()));
+    assert!(correlation(&sa, &sb).abs() < 0.3, "the two uploads differ");
     let (ca, cb) = (correlation(&mixed, &sa), correlation(&mixed, &sb));
     println!("mashup correlates {ca:.2} with the first upload, {cb:.2} with the second");
     assert!(ca > 0.4 && cb > 0.4, "{ca} {cb}");
@@ -306,7 +307,85 @@ async fn a_mashup_holds_both_uploads() {
     assert!(e["msg"].as_str().unwrap().contains("uploadUrlList"));
 }
 
-/// A finished separation of a song's first track.
+#[tokio::test]
+async fn a_persona_answers_at_once_and_only_known_personas_sing() {
+    let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
+    let (task_id, track) = song(&emu, 0.0).await;
+    let audio_id = track["id"].as_str().unwrap();
+    let doc = json!({"taskId": task_id, "audioId": audio_id, "name": "Electronic Pop Singer",
+                     "description": "A modern electronic music style pop singer, skilled in dynamic rhythms and synthesizer tones",
+                     "vocalStart": 0.0, "vocalEnd": 30.0, "style": "Electronic Pop"});
+    let p = emu
+        .post("/api/v1/generate/generate-persona", doc.clone())
+        .await;
+    assert_eq!(p["code"], 200, "{p}");
+    let persona = p["data"]["personaId"].as_str().unwrap().to_owned();
+    assert_eq!(p["data"]["name"], "Electronic Pop Singer");
+    assert!(p["data"]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("A modern"));
+    let again = emu.post("/api/v1/generate/generate-persona", doc).await;
+    assert_eq!(again["code"], 409, "{again}");
+    let missing = emu
+        .post(
+            "/api/v1/generate/generate-persona",
+            json!({"taskId": task_id, "audioId": "nope", "name": "n", "description": "d"}),
+        )
+        .await;
+    assert_eq!(missing["code"], 404);
+
+    // Accepted by generate, extend, upload-cover and upload-extend; an unknown one refused.
+    let cb = emu.inbox_url("persona");
+    let url = upload(&emu, track["audioUrl"].as_str().unwrap(), "persona-src").await;
+    let custom = |extra: Value| {
+        let mut body = json!({"model": "V5", "callBackUrl": cb, "prompt": "la la",
+                              "style": "pop", "title": "With a persona", "personaId": persona});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    for (path, extra) in [
+        (
+            "/api/v1/generate",
+            json!({"customMode": true, "instrumental": false}),
+        ),
+        (
+            "/api/v1/generate/extend",
+            json!({"defaultParamFlag": true, "audioId": audio_id, "continueAt": 5}),
+        ),
+        (
+            "/api/v1/generate/upload-cover",
+            json!({"customMode": true, "instrumental": false, "uploadUrl": url}),
+        ),
+        (
+            "/api/v1/generate/upload-extend",
+            json!({"defaultParamFlag": true, "instrumental": false, "uploadUrl": url, "continueAt": 3}),
+        ),
+    ] {
+        let v = emu.post(path, custom(extra.clone())).await;
+        assert_eq!(v["code"], 200, "{path}: {v}");
+        let mut unknown = custom(extra);
+        unknown["personaId"] = json!("no-such-persona");
+        let before = credits(&emu).await;
+        let e = emu.post(path, unknown).await;
+        assert_eq!(e["code"], 400, "{path}: {e}");
+        assert!(e["msg"].as_str().unwrap().contains("personaId"), "{e}");
+        assert_eq!(credits(&emu).await, before);
+    }
+    let e = emu
+        .post(
+            "/api/v1/generate",
+            custom(
+                json!({"customMode": true, "instrumental": false, "personaModel": "voice_persona"}),
+            ),
+        )
+        .await;
+    assert_eq!(e["code"], 400, "a persona is not a voice: {e}");
+}
+
+/// A finished separation of a long enough song's first track.
 async fn separation(emu: &Emu, kind: &str, extra: Value) -> Value {
     let (task_id, track) = song(emu, 0.0).await;
     let mut body = json!({"taskId": task_id, "audioId": track["id"], "type": kind,
@@ -530,8 +609,83 @@ async fn an_advanced_separation_isolates_the_named_instrument() {
 }
 
 #[tokio::test]
-async fn a_failed_midi_task_reads_flag_3_and_calls_back_without_notes() {
+async fn recovery_answers_its_own_envelope_with_fresh_links() {
+    let emu = Emu::start(&["--stage-delay-ms", "300", "--manual-clock"]).await;
+    let id = emu.generate("old", "Old Song").await;
+    emu.advance(1000).await;
+    let old = emu
+        .get(&format!("/api/v1/generate/record-info?taskId={id}"))
+        .await["data"]
+        .clone();
+    assert_eq!(old["status"], "SUCCESS");
+    // Long after the old links expired, a recovery brings the tracks back.
+    emu.advance(20 * 24 * 3600 * 1000).await;
+    let old_link = old["response"]["sunoData"][0]["audioUrl"].as_str().unwrap();
+    assert_eq!(
+        emu.public(old_link).await.status(),
+        404,
+        "the old link has expired"
+    );
+    let before = credits(&emu).await;
+    let v = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": id, "callBackUrl": emu.inbox_url("rec")}),
+        )
+        .await;
+    assert_eq!(v["code"], 200, "{v}");
+    assert_eq!(credits(&emu).await, before - 1);
+    let rid = v["data"]["taskId"].as_str().unwrap().to_owned();
+    let q = format!("/api/v1/suno/recovery/record-info?task_id={rid}");
+    let running = emu.get(&q).await;
+    assert_eq!(running["code"], 201, "{running}");
+    assert_eq!(running["task_id"], rid.as_str());
+    assert_eq!(running["data"], Value::Null);
+    emu.advance(400).await;
+    let done = emu.get(&q).await;
+    assert_eq!(done["code"], 200, "{done}");
+    let tracks = done["data"].as_array().unwrap();
+    assert_eq!(tracks.len(), 2);
+    for (t, o) in tracks
+        .iter()
+        .zip(old["response"]["sunoData"].as_array().unwrap())
+    {
+        assert_eq!(t["id"], o["id"]);
+        assert_eq!(t["title"], "Old Song");
+        assert_eq!(t["status"], "success");
+        assert_eq!(t["error"], Value::Null);
+        let wav = download(&emu, t["audio_url"].as_str().unwrap()).await;
+        assert!(
+            (samples(&wav).len() as f64 / 22_050.0 - o["duration"].as_f64().unwrap()).abs() < 0.01
+        );
+    }
+    let items = emu.inbox_wait("rec", 1).await;
+    let body = &items[0]["body"];
+    assert_eq!(body["code"], 200);
+    assert_eq!(body["data"]["task_id"], rid.as_str());
+    assert_eq!(body["data"]["recovery_data"].as_array().unwrap().len(), 2);
+
+    let e = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": "no-such-task", "callBackUrl": emu.inbox_url("rec")}),
+        )
+        .await;
+    assert_eq!(e["code"], 404, "{e}");
+    let e = emu
+        .get("/api/v1/suno/recovery/record-info?task_id=nope")
+        .await;
+    assert_eq!(e["code"], 404, "{e}");
+    let e = emu
+        .get(&format!("/api/v1/suno/recovery/record-info?taskId={rid}"))
+        .await;
+    assert_eq!(e["code"], 400, "the parameter is task_id: {e}");
+}
+
+#[tokio::test]
+async fn failures_read_in_each_familys_own_words() {
     let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
+    let (task_id, track) = song(&emu, 0.0).await;
     let failed = |name: &str| format!("{}?emulate:failed", emu.inbox_url(name));
     // MIDI: successFlag 3, no notes, a string errorCode; its callback carries null midiData.
     let sep = separation(&emu, "separate_vocal", json!({})).await;
@@ -554,4 +708,43 @@ async fn a_failed_midi_task_reads_flag_3_and_calls_back_without_notes() {
     let cb = emu.inbox_wait("midi-failed", 1).await;
     assert_ne!(cb[0]["body"]["code"], 200);
     assert_eq!(cb[0]["body"]["data"]["midiData"], Value::Null);
+    // Recovery: 500, every track failed with its reason.
+    let v = emu
+        .post(
+            "/api/v1/suno/recovery",
+            json!({"sunoTaskId": task_id, "callBackUrl": failed("rec-failed")}),
+        )
+        .await;
+    let env = emu
+        .get(&format!(
+            "/api/v1/suno/recovery/record-info?task_id={}",
+            v["data"]["taskId"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(env["code"], 500, "{env}");
+    for t in env["data"].as_array().unwrap() {
+        assert_eq!(t["status"], "failed");
+        assert_eq!(t["audio_url"], Value::Null);
+        assert!(t["error"].is_string());
+    }
+    // Voice validation: the lower-case failure, no phrase.
+    let recording = upload(&emu, track["audioUrl"].as_str().unwrap(), "failing-singer").await;
+    let v = emu
+        .post(
+            "/api/v1/voice/validate",
+            json!({"voiceUrl": recording, "vocalStartS": 0, "vocalEndS": 5, "callBackUrl": failed("voice-failed")}),
+        )
+        .await;
+    let rec = emu
+        .get(&format!(
+            "/api/v1/voice/validate-info?taskId={}",
+            v["data"]["taskId"].as_str().unwrap()
+        ))
+        .await["data"]
+        .clone();
+    assert_eq!(rec["status"], "processing_validate_fail", "{rec}");
+    assert_eq!(rec["validateInfo"], Value::Null);
+    let cb = emu.inbox_wait("voice-failed", 1).await;
+    assert_eq!(cb[0]["body"]["data"]["validateInfo"], Value::Null);
+    assert_eq!(cb[0]["body"]["data"]["status"], "processing_validate_fail");
 }

@@ -11,7 +11,8 @@ pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
         | Op::UploadExtend
         | Op::AddInstrumental
         | Op::AddVocals
-        | Op::Mashup => 10,
+        | Op::Mashup
+        | Op::CreateVoice => 10,
         Op::SeparateVocals
             if matches!(
                 param.get("type").and_then(Value::as_str),
@@ -22,11 +23,8 @@ pub fn cost(op: Op, param: &Map<String, Value>) -> i64 {
         }
         Op::GenerateSounds => 6,
         Op::SeparateVocals | Op::GenerateVideo | Op::ReplaceSection | Op::GenerateMidi => 5,
-        Op::GenerateCover | Op::ConvertToWav => 2,
-        Op::GenerateLyrics | Op::BoostStyle => 1,
-        // A custom voice is trained like a generation; its phrase, a persona, a recovery of
-        // audio already paid for and an availability check are free.
-        Op::CreateVoice => 10,
+        Op::GenerateCover | Op::ConvertToWav | Op::ValidateVoice => 2,
+        Op::GenerateLyrics | Op::BoostStyle | Op::RecoverAudio | Op::RegenerateVoicePhrase => 1,
         _ => 0,
     }
 }

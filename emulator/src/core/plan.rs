@@ -69,7 +69,7 @@ pub fn plan(kind: TaskKind, token: Option<&str>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tunesmith_protocol::status::GENERATE_AUDIO_FAILED;
+    use tunesmith_protocol::status::{GENERATE_AUDIO_FAILED, VOICE_FAIL};
 
     #[test]
     fn tokens_pick_the_plan() {
@@ -105,5 +105,13 @@ mod tests {
         );
         assert_eq!(plan(TaskKind::Wav, Some("failed")), ["GENERATE_WAV_FAILED"]);
         assert_eq!(plan(TaskKind::Lyrics, None), [SUCCESS]);
+        assert_eq!(
+            plan(TaskKind::Voice, Some("failed")),
+            [VOICE_PROCESSING, VOICE_FAIL]
+        );
+        assert_eq!(
+            plan(TaskKind::Midi, Some("failed")),
+            ["MIDI_GENERATION_FAILED"]
+        );
     }
 }
