@@ -18,11 +18,8 @@ Music host: every envelope is answered with HTTP 200 and the outcome in the body
 (clients must read the body code whatever the HTTP status). Unknown paths and wrong methods
 answer HTTP 404 with envelope code 404. Upload host: the HTTP status equals the body `code`.
 
-Costs (credits per call): generate, extend, upload-cover, upload-extend, add-instrumental,
-add-vocals, mashup, create-voice 10; vocal separation 5 (split_stem, split_stem_advanced 10);
-sounds 6; music video, replace-section, MIDI 5; cover, WAV, voice validation 2; lyrics, style
-boost, audio recovery, a new voice phrase 1; personas, check-voice, queries, timestamped lyrics and
-uploads are free. Not enough credits: code 429 (music family) or 402 (cover family), and no task.
+Costs (credits per call): `x-credits` of each operation in GET /openapi.json (the price list
+is the protocol's, `tunesmith_protocol::pricing`). Not enough credits: code 429 (music family) or 402 (cover family), and no task.
 
 Deterministic outcomes: `emulate:STATUS` in title, prompt or content (or any other string field,
 e.g. the callBackUrl, for operations without them) makes the task end in STATUS

@@ -9,6 +9,7 @@ pub mod callback;
 pub mod codes;
 pub mod endpoints;
 pub mod num;
+pub mod pricing;
 pub mod retry;
 pub mod rules;
 pub mod schedule;

@@ -394,7 +394,7 @@ fn client(out: &mut String) {
 pub fn operations_table() -> String {
     use tunesmith_protocol::endpoints::{Host, Method};
     let mut out = String::from(
-        "| method | request | what it does | resolves with | how to wait |\n|---|---|---|---|---|\n",
+        "| method | request | what it does | credits (emulator) | resolves with | how to wait |\n|---|---|---|---|---|---|\n",
     );
     for op in Op::ALL {
         let e = op.endpoint();
@@ -411,10 +411,11 @@ pub fn operations_table() -> String {
             None => "answers at once".to_owned(),
         };
         out.push_str(&format!(
-            "| `{}` | `{http} {}`{host} | {} | `{}` | {wait} |\n",
+            "| `{}` | `{http} {}`{host} | {} | {} | `{}` | {wait} |\n",
             e.name,
             e.path,
             e.summary.replace('|', "\\|"),
+            tunesmith_protocol::pricing::price(op).describe(),
             op.output().name,
         ));
     }
