@@ -256,8 +256,9 @@ async fn replace_section_changes_only_the_window_and_refuses_bad_windows_first()
 #[tokio::test]
 async fn a_mashup_holds_both_uploads() {
     let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
-    let (_, a) = song(&emu, 0.0).await;
-    let (_, b) = song(&emu, 0.0).await;
+    // Two different songs (different titles give different music).
+    let a = emu.finished("Mash A").await["response"]["sunoData"][0].clone();
+    let b = emu.finished("Mash B").await["response"]["sunoData"][0].clone();
     let urls = [
         upload(&emu, a["audioUrl"].as_str().unwrap(), "mash-a").await,
         upload(&emu, b["audioUrl"].as_str().unwrap(), "mash-b").await,
@@ -289,6 +290,7 @@ async fn a_mashup_holds_both_uploads() {
         samples(&download(&emu, b["audioUrl"].as_str().unwrap()).await),
     );
     assert_eq!(mixed.len(), sa.len().max(sb.len()));
+    assert!(correlation(&sa, &sb).abs() < 0.3, "the two uploads differ");
     let (ca, cb) = (correlation(&mixed, &sa), correlation(&mixed, &sb));
     println!("mashup correlates {ca:.2} with the first upload, {cb:.2} with the second");
     assert!(ca > 0.4 && cb > 0.4, "{ca} {cb}");

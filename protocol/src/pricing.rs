@@ -10,7 +10,10 @@ pub enum Price {
     Free,
     Flat(i64),
     /// A vocal separation: two stems cost less than a split into instruments.
-    BySeparation { two_stems: i64, instruments: i64 },
+    BySeparation {
+        two_stems: i64,
+        instruments: i64,
+    },
 }
 
 pub const fn price(op: Op) -> Price {
@@ -75,7 +78,11 @@ mod tests {
         for op in Op::ALL {
             let e = op.endpoint();
             if !e.creates_task && price(op) != Price::Free {
-                assert_eq!(op, Op::BoostStyle, "{op:?}: only the style boost costs without a task");
+                assert_eq!(
+                    op,
+                    Op::BoostStyle,
+                    "{op:?}: only the style boost costs without a task"
+                );
             }
         }
         assert_eq!(price(Op::SeparateVocals).credits(Some("split_stem")), 10);

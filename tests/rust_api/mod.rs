@@ -9,6 +9,7 @@ mod common;
 mod abort;
 mod errors;
 mod helpers;
+mod newer;
 mod operations;
 mod retries;
 mod waiters;

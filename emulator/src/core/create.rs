@@ -57,7 +57,6 @@ pub fn draft(op: Op, param: Map<String, Value>, cx: Context<'_>) -> Result<Task,
         delivery: Delivery::default(),
         failure: None,
         stems: Vec::new(),
-        phrase: None,
     })
 }
 

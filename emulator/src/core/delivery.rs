@@ -117,7 +117,6 @@ mod tests {
             delivery: Delivery::default(),
             failure: None,
             stems: Vec::new(),
-            phrase: None,
         }
     }
 

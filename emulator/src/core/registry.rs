@@ -117,15 +117,6 @@ impl Tasks {
         Ok((task, index))
     }
 
-    /// The first task of `kind` that `pred` accepts (a voice by its voiceId).
-    pub fn find(&self, kind: TaskKind, pred: impl Fn(&Task) -> bool) -> Option<Arc<Task>> {
-        self.lock()
-            .tasks
-            .values()
-            .find(|t| t.kind == kind && pred(t))
-            .cloned()
-    }
-
     pub fn is_claimed(&self, claim: &str) -> bool {
         self.lock().claims.contains(claim)
     }

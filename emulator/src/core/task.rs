@@ -59,10 +59,6 @@ pub struct Task {
     /// MIDI: the names of the separated stems it transcribes, fixed at creation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stems: Vec<String>,
-    /// Voice validation: the phrase the singer must record, fixed at creation (a regenerated
-    /// phrase must differ from the one it replaces, which only the creation can know).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phrase: Option<String>,
 }
 
 /// A task's status at a moment, with the error code and message its record carries (null unless

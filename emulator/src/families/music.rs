@@ -105,7 +105,10 @@ fn sound_seconds(param: &serde_json::Map<String, Value>, seed: u64) -> f64 {
     }
     let bpm = crate::media::sound_tempo(seed, tempo);
     let beats = (target * f64::from(bpm) / 60.0).round().max(1.0);
-    beats * crate::media::beat_samples(bpm) as f64 / f64::from(crate::media::SAMPLE_RATE)
+    // Shown to the millisecond; the audio recomputes the same whole number of beats from it.
+    let seconds =
+        beats * crate::media::beat_samples(bpm) as f64 / f64::from(crate::media::SAMPLE_RATE);
+    (seconds * 1000.0).round() / 1000.0
 }
 
 fn operation_type(op: &str) -> &'static str {
