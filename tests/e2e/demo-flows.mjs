@@ -204,12 +204,20 @@ flow("music video: made, followed, shown in a <video> whose file is an MP4", asy
   await shotOf("#tool-video", "flows-5-video.png");
 });
 
-flow("persona: made from the track, then a song sung with it (custom mode, its personaId)", async () => {
+flow("persona: made from the track (a second one refused in the service's words), then a song sung with it (custom mode, its personaId)", async () => {
   await page.click("#persona-go");
   await until(() => document.querySelector("#persona-result code"), null, 15000);
   const personaId = await page.textContent("#persona-result code");
   assert(personaId.length > 4, `persona id ${personaId}`);
   await shotOf("#tool-persona", "flows-6-persona.png");
+  // A second persona of the same track: the service refuses it, and the page says so in its words.
+  await page.click("#persona-go");
+  const toast = await page.waitForSelector(".toast", { timeout: 15000 });
+  const said = await toast.innerText();
+  assert(/already exists/i.test(said), `the service's refusal shown: ${said}`);
+  await page.locator("#tool-persona").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SCREENSHOTS, "flows-6c-persona-refused.png") });
+  await page.$$eval(".toast", (ts) => ts.forEach((t) => t.remove()));
   await page.click("#persona-use");
   assert(await page.isChecked("#op-generate"), "the Generate tab is open");
   assert(await page.isChecked("#op-form [name=customMode]"), "custom mode");
