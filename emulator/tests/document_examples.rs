@@ -12,7 +12,8 @@
 //! wire fields only: a status record such as `MusicTask` also declares what the client adds
 //! (`state`, `stage`, `tracks`), which the service never writes, so those fields are left out of
 //! the declaration the answer is held to; every other field is checked strictly, unknown keys
-//! included.
+//! included. `getCredits` answers a bare number; the recovery status, whose envelope is its own,
+//! is held whole against `RecoveryEnvelope`.
 
 mod common;
 
@@ -291,11 +292,13 @@ async fn every_example_of_the_public_openapi_document_is_accepted() {
         .await;
 
     // Live ids: a finished song (the model of the examples) long enough for the persona's 0 to
-    // 30 s, and an uploaded 90 s recording: generated songs last 20 to 40 s, and the extend
-    // examples continue at 60 s.
+    // 30 s, and its upload; the extend examples continue at 60 s but generated songs last 20 to
+    // 40 s, so upload-cover and upload-extend take an uploaded 61 s recording (mixing a source
+    // costs time in proportion to its length: the other operations take the short song).
     let (song, track) = long_song(&emu, 30.5).await;
     let audio = track["id"].as_str().unwrap().to_owned();
-    let upload = base64_upload(&emu, &wav(90.0), "source.wav").await;
+    let upload = stored(&emu, track["audioUrl"].as_str().unwrap(), "source").await;
+    let long_upload = base64_upload(&emu, &wav(61.0), "long.wav").await;
 
     // The persona the examples name `persona_123`.
     let persona = ex
@@ -353,7 +356,7 @@ async fn every_example_of_the_public_openapi_document_is_accepted() {
             Op::UploadCover,
             "/api/v1/generate/upload-cover",
             json!({
-                "uploadUrl": upload,
+                "uploadUrl": long_upload,
                 "prompt": "A calm and relaxing piano track with soft melodies",
                 "style": "Classical", "title": "Peaceful Piano Meditation",
                 "customMode": true, "instrumental": true,
@@ -365,7 +368,7 @@ async fn every_example_of_the_public_openapi_document_is_accepted() {
         )
         .await,
     );
-    // The extend example's `audioId`: a track over 60 s long, the upload-cover's of 90 s.
+    // The extend example's `audioId`: a track over 60 s long, the upload-cover's of 61 s.
     let long = music_done(&emu, &covered).await["response"]["sunoData"][0].clone();
     assert!(long["duration"].as_f64().unwrap() > 60.0, "{long}");
     ex.post(
@@ -386,7 +389,7 @@ async fn every_example_of_the_public_openapi_document_is_accepted() {
         Op::UploadExtend,
         "/api/v1/generate/upload-extend",
         json!({
-            "uploadUrl": upload, "defaultParamFlag": true, "instrumental": true,
+            "uploadUrl": long_upload, "defaultParamFlag": true, "instrumental": true,
             "prompt": "Extend the music with more relaxing notes", "style": "Classical",
             "title": "Peaceful Piano Extended", "continueAt": 60,
             "personaId": persona, "personaModel": "style_persona", "model": "V4_5ALL",
