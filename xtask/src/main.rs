@@ -10,6 +10,7 @@ mod http;
 mod imports;
 mod package;
 mod proc;
+mod redis;
 mod report;
 mod signal;
 mod test;

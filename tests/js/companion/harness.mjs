@@ -147,3 +147,12 @@ export async function recordFromService(taskId) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A connected node-redis client (node-redis is installed in this folder, from its lockfile). */
+export async function redisClient(url) {
+  const { createClient } = await import("redis");
+  const client = createClient({ url });
+  client.on("error", (e) => console.error(`redis: ${e.message}`));
+  await client.connect();
+  return client;
+}

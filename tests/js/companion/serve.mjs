@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { once } from "node:events";
-import { authorize, KEY, MUSIC, UPLOAD, server } from "./harness.mjs";
+import { authorize, KEY, MUSIC, UPLOAD, redisClient, server } from "./harness.mjs";
 
 const port = Number(process.env.COMPANION_PORT ?? 0);
 const http = createServer();
@@ -18,11 +18,7 @@ const publicUrl = process.env.COMPANION_PUBLIC_URL ?? `${base}/ts`;
 
 let store;
 if (process.env.COMPANION_STORE === "redis") {
-  const { createClient } = await import("redis");
-  const client = createClient({ url: process.env.COMPANION_REDIS_URL });
-  client.on("error", (e) => console.error(`redis: ${e.message}`));
-  await client.connect();
-  store = server.redisStore({ client });
+  store = server.redisStore({ client: await redisClient(process.env.COMPANION_REDIS_URL), prefix: process.env.COMPANION_REDIS_PREFIX });
 }
 
 const handler = server.createCompanion({
