@@ -31,13 +31,16 @@ async function main() {
   initCovers();
   initHistory();
   const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
+  // `cargo xtask demo` runs a companion that holds the key (companion.json says where): no key here.
+  const companionUrl = params.get("companion") ?? (await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}))).companionUrl;
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.
   const inbox = `demo-${Math.random().toString(36).slice(2, 10)}`;
   await apply({
     baseUrl,
     uploadUrl: (params.get("upload") ?? uploadHost(doc) ?? nextPort(baseUrl)).replace(/\/$/, ""),
-    apiKey: params.get("key") ?? DEV_KEY,
+    apiKey: companionUrl ? "" : params.get("key") ?? DEV_KEY,
+    companionUrl,
     callBackUrl: params.get("callback") ?? `${baseUrl}/inbox/${inbox}`,
   }, doc);
   document.body.dataset.ready = "true";
