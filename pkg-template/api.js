@@ -24,7 +24,12 @@ const COMPANION = Symbol("companion");
  */
 export class Client extends WasmClient {
   constructor(options) {
-    const url = options?.companionUrl;
+    let url;
+    try {
+      url = options?.companionUrl;
+    } catch {
+      // A hostile options object (a revoked Proxy): the wasm reads it and throws its typed error.
+    }
     if (url === undefined) {
       super(options);
       return;

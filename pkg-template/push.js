@@ -167,12 +167,18 @@ export async function run(client, companion, name, method, args) {
   if (family) return waitPushed(client, companion, family, args[0], args[1]);
   const route = ROUTES.find((r) => r.operation === name);
   let [request, options] = args;
-  // The companion sets the callback URL to itself: the page need not invent one.
-  if (route?.creates && request && typeof request === "object" && !Array.isArray(request) && request.callBackUrl === undefined) {
-    request = { ...request, callBackUrl: `${companion.url}/callbacks` };
-    args = [request, ...args.slice(1)];
+  let wait;
+  try {
+    // The companion sets the callback URL to itself: the page need not invent one.
+    if (route?.creates && request && typeof request === "object" && !Array.isArray(request) && request.callBackUrl === undefined) {
+      request = { ...request, callBackUrl: `${companion.url}/callbacks` };
+      args = [request, ...args.slice(1)];
+    }
+    wait = options?.wait ?? request?.wait;
+  } catch {
+    // Values that throw when read (revoked Proxies...): the client's own typed error.
+    return method.apply(client, args);
   }
-  const wait = options?.wait ?? request?.wait;
   if (wait === undefined) return method.apply(client, args);
   // Not a create, or a `wait` the client refuses: the client's own error, before anything is sent.
   if (!route?.creates || !(wait === true || wait === false || wait === null || (typeof wait === "object" && wait))) {
