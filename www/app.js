@@ -31,7 +31,8 @@ async function main() {
   initCovers();
   initHistory();
   const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
-  // `cargo xtask demo` runs a companion that holds the key (companion.json says where): no key here.
+  // `cargo xtask demo` runs a companion that holds the key and writes its URL into companion.json
+  // (null here: a page served without one talks to the emulator directly, with the dev key).
   const companionUrl = params.get("companion") ?? (await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}))).companionUrl;
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.
