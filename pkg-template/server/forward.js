@@ -144,6 +144,7 @@ async function forwardStream(ctx, route, url, request) {
   if (Number.isFinite(declared) && declared > max) {
     return refuse(413, "upload_too_large", `an upload through this companion is at most ${max} bytes`, { limit: max });
   }
+  if (!request.body) return refuse(400, "validation", "an upload needs a multipart/form-data body", { field: "file", rule: "required" });
   let seen = 0;
   // Without a Content-Length, the count stops the stream once it passes the limit.
   const counted = request.body.pipeThrough(
