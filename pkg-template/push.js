@@ -17,6 +17,8 @@ const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w])
 const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r.operation]));
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_STALL_MS = 30_000;
+/** Longest wait for the stream's headers, and for a catch-up query, before trying again. */
+const CONNECT_MS = 10_000;
 /** After a reconnection, how long the replayed backlog has to show up before a query. */
 const REPLAY_MS = 1000;
 /** Reconnections in a row before the waiter polls instead. */
@@ -88,11 +90,14 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
       clearTimeout(stall);
       stall = setTimeout(() => ((stalled = true), stop()), ms);
     };
+    // A companion that takes the connection but never answers counts as a drop.
+    const connecting = setTimeout(stop, CONNECT_MS);
     try {
       const response = await companion.fetch(`${companion.url}/events?task=${encodeURIComponent(taskId)}`, {
         headers: { ...companion.headers, ...(lastId ? { "last-event-id": String(lastId) } : {}) },
         signal: abort.signal,
       });
+      clearTimeout(connecting);
       // Not the caller's task, or not signed in: the waiter's query says so, with a typed error.
       if (response.status >= 400 && response.status < 500) return void response.body?.cancel();
       if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
@@ -110,6 +115,7 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
     } catch (e) {
       if (e instanceof ProgressThrew) throw e;
     } finally {
+      clearTimeout(connecting);
       clearTimeout(until);
       clearTimeout(stall);
       signal?.removeEventListener("abort", stop);
@@ -117,7 +123,9 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
     }
     if (stalled) {
       // No event for a while: look once, then listen again from the last event.
-      const record = await WasmClient.prototype[QUERY_OF[family]].call(client, { taskId }, { signal }).catch(() => null);
+      const record = await WasmClient.prototype[QUERY_OF[family]]
+        .call(client, { taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
+        .catch(() => null);
       if (record && isFinal(record.state)) return;
       if (record) report(record);
       continue;
