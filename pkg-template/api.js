@@ -1,6 +1,9 @@
 // The public API, re-exported once for both entries (index.js, node.js), which differ only in how
 // they load the wasm before anything here is called.
-export { Client, CallbackDeduper, parseCallback } from "./tunesmith.js";
+import { Client as WasmClient } from "./tunesmith.js";
+import { TunesmithError } from "./__ERRORS_SNIPPET__";
+
+export { CallbackDeduper, parseCallback } from "./tunesmith.js";
 export {
   TunesmithError,
   ValidationError,
@@ -10,3 +13,56 @@ export {
   AbortError,
   TaskFailedError,
 } from "./__ERRORS_SNIPPET__";
+
+const COMPANION = Symbol("companion");
+
+/**
+ * The client. With `companionUrl` it talks to a companion server (`tunesmith/server`), which holds
+ * the key: requests go to `{companionUrl}/music` and `/upload`, creates need no `callBackUrl` (the
+ * companion sets its own), and the waiters follow the task on the companion's event stream
+ * (`push.js`, loaded on the first call) instead of polling.
+ */
+export class Client extends WasmClient {
+  constructor(options) {
+    let url;
+    try {
+      url = options?.companionUrl;
+    } catch {
+      // A hostile options object (a revoked Proxy): the wasm reads it and throws its typed error.
+    }
+    if (url === undefined) {
+      super(options);
+      return;
+    }
+    if (typeof url !== "string" || options.apiKey !== undefined) {
+      throw new TunesmithError(
+        "`companionUrl` must be the companion's URL, without `apiKey`: the companion adds the key",
+        { kind: "configuration" },
+      );
+    }
+    const base = url.replace(/\/+$/, "");
+    const fetch = options.fetch ?? ((...a) => globalThis.fetch(...a));
+    // Cookies go along, so that the companion's `authorize` can read the page's session.
+    const withCookies = (input, init) => fetch(input, { ...init, credentials: "include" });
+    super({ ...options, companionUrl: undefined, baseUrl: `${base}/music`, uploadUrl: `${base}/upload`, fetch: withCookies });
+    this[COMPANION] = { url: base, headers: options.headers ?? {}, fetch: withCookies };
+  }
+}
+
+for (const name of Object.getOwnPropertyNames(WasmClient.prototype)) {
+  const method = Object.getOwnPropertyDescriptor(WasmClient.prototype, name).value;
+  if (typeof method !== "function" || name === "constructor" || name === "free" || name.startsWith("__")) continue;
+  Object.defineProperty(Client.prototype, name, {
+    value(...args) {
+      const companion = this[COMPANION];
+      if (!companion) return method.apply(this, args);
+      const push = import("./push.js");
+      if (name === "watchTask") return (async function* () {
+        yield* (await push).watch(this, companion, args);
+      }).call(this);
+      return push.then((p) => p.run(this, companion, name, method, args));
+    },
+    writable: true,
+    configurable: true,
+  });
+}

@@ -26,6 +26,7 @@ mod options;
 pub mod rust_api;
 mod typescript;
 mod uploads;
+mod validate_export;
 mod waiters;
 
 pub use callbacks::{parse_callback, CallbackDeduper};

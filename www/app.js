@@ -53,13 +53,17 @@ async function main() {
   initMashup();
   initRecovery();
   const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
+  // `cargo xtask demo` runs a companion that holds the key and writes its URL into companion.json
+  // (null here: a page served without one talks to the emulator directly, with the dev key).
+  const companionUrl = params.get("companion") ?? (await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}))).companionUrl;
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.
   const inbox = `demo-${Math.random().toString(36).slice(2, 10)}`;
   await apply({
     baseUrl,
     uploadUrl: (params.get("upload") ?? uploadHost(doc) ?? nextPort(baseUrl)).replace(/\/$/, ""),
-    apiKey: params.get("key") ?? DEV_KEY,
+    apiKey: companionUrl ? "" : params.get("key") ?? DEV_KEY,
+    companionUrl,
     callBackUrl: params.get("callback") ?? `${baseUrl}/inbox/${inbox}`,
   }, doc);
   document.body.dataset.ready = "true";

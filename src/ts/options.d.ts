@@ -8,6 +8,15 @@ export interface ClientOptions {
    * your own proxy that adds the key.
    */
   apiKey?: string | (() => string | Promise<string>);
+  /**
+   * A companion server (`tunesmith/server`) that holds the key: requests go to `{companionUrl}/music`
+   * and `/upload` (so `baseUrl`, `uploadUrl` and `apiKey` are not used), cookies go along, and the
+   * waiters and `watchTask` follow the task on the companion's event stream: each stage is pushed
+   * (the records of intermediate stages carry the event's fields: taskId, state, stage and the
+   * family's data) and one query fetches the final record. When the stream drops, they reconnect
+   * (missing nothing) and, if it stays down, poll through the companion.
+   */
+  companionUrl?: string;
   /** Music host. Default `https://api.sunoapi.org`. Point it at a proxy or the local emulator. */
   baseUrl?: string;
   /** Upload host. Default `https://sunoapiorg.redpandaai.co`. */

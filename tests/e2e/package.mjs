@@ -48,11 +48,12 @@ smoke(tunesmith, env).then((r) => { window.__result = r; }, (e) => { window.__er
 `;
 
 test("the tarball holds the package files and nothing else", async () => {
-  const wanted = ["package.json", "README.md", "index.js", "index.d.ts", "api.js", "node.js", "node.d.ts", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm"];
+  const wanted = ["package.json", "README.md", "index.js", "index.d.ts", "api.js", "push.js", "node.js", "node.d.ts", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "server/index.js", "server/index.d.ts", "server/routes.js"];
   for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
   assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 1, "exactly one .wasm");
   assert(pack.files.some((f) => f.startsWith("snippets/") && f.endsWith("errors.js")), "the errors snippet");
-  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/"));
+  // tunesmith/server: one module per concern under server/.
+  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/") && !/^server\/[\w-]+\.js$/.test(f));
   assert(stray.length === 0, `unexpected files: ${stray.join(", ")}`);
 });
 
@@ -63,6 +64,20 @@ test("Node 20 ESM script: import tunesmith, no init, real calls", async () => {
   });
   const { stdout } = await sh("node", ["main.js", JSON.stringify(env)], { cwd: dir });
   sameAsExpected(JSON.parse(stdout.trim().split("\n").pop()), "node");
+});
+
+test("Node 20: tunesmith/server resolves from an installed tarball and serves a request", async () => {
+  const dir = await freshProject("server", pack.tarball, {
+    "main.js": `import { createCompanion, toNodeListener, memoryStore, redisStore } from "tunesmith/server";
+const handler = createCompanion({ apiKey: "k", publicUrl: "http://127.0.0.1/ts", authorize: () => null });
+const r = await handler(new Request("http://127.0.0.1/ts/music/api/v1/generate/credit"));
+console.log(JSON.stringify([typeof toNodeListener, typeof memoryStore, typeof redisStore, r.status]));
+await handler.close();
+`,
+  });
+  const { stdout } = await sh("node", ["main.js"], { cwd: dir });
+  const got = stdout.trim().split("\n").pop();
+  assert(got === JSON.stringify(["function", "function", "function", 401]), got);
 });
 
 test("plain page with <script type=module> and an import map, served from another origin", async () => {

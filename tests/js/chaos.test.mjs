@@ -61,3 +61,11 @@ test("calls in flight: per-call cost stays flat as calls pile up", async () => {
   // 1,000 vs 10,000 in flight: enough for a quadratic allocator to show (7x with the old one).
   assertGoals("calls-in-flight", await chaos("calls-in-flight", 0.25));
 });
+
+test(
+  "companion: hostile input and forged callbacks refused, kill -9 of an instance on Redis loses no final stage",
+  { skip: process.env.TUNESMITH_TEST_REDIS_URL ? false : "needs redis-server (started by cargo xtask test)" },
+  async () => {
+    assertGoals("companion", await chaos("companion", 0.05)); // 2 bursts of 52, 10 trickling sockets, 20 pages
+  },
+);

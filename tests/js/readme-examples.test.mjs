@@ -90,6 +90,13 @@ test("proxy: the client without a key, through a key-adding proxy", { skip }, as
   assert.match(lines.at(-1), /^credits through the proxy: \d+$/);
 });
 
+test("companion: the key on the server, every stage pushed to a client without a key", { skip }, async () => {
+  const lines = await runExample("companion.mjs", { PORT: String(await freePort()) });
+  const stages = lines.filter((l) => l.startsWith("stage:")).map((l) => l.slice(7));
+  assert.deepEqual(stages, ["text", "first", "complete"], lines.join("\n"));
+  assert.equal(lines.at(-1), "2 tracks");
+});
+
 after(async () => project && rm(project, { recursive: true, force: true }));
 
 function wav(seconds) {

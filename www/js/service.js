@@ -10,6 +10,7 @@ export const DEV_KEY = "ts-dev-key";
  * or a configuration error) when they are refused, and changes nothing then.
  */
 export function makeClient(settings) {
+  if (settings.companionUrl) return new Client({ companionUrl: settings.companionUrl });
   // dangerouslyAllowBrowser: this page is a demo against a local emulator (see the warning in
   // Settings). A real app points baseUrl at its proxy or passes an apiKey function instead.
   return new Client({

@@ -18,7 +18,7 @@ pub struct Options {
     pub duration_s: u32,
 }
 
-const SECTIONS: [&str; 4] = ["throughput", "memory", "size", "browser"];
+const SECTIONS: [&str; 5] = ["throughput", "memory", "size", "browser", "companion"];
 
 // Targets from issue 2 (emulator) and issue 3 (package size).
 const TARGET_REQUESTS_PER_SEC: f64 = 20_000.0;
@@ -60,6 +60,7 @@ pub fn run(opts: &Options) -> Result<()> {
             ("memory", Some(bin)) => memory(bin),
             ("size", _) => size(),
             ("browser", Some(bin)) => browser(bin),
+            ("companion", Some(bin)) => companion(bin),
             _ => Ok(()),
         };
         if let Err(e) = outcome {
@@ -420,6 +421,33 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     }
     if !failed.is_empty() {
         bail!("failing benchmark script(s): {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+/// The companion server (issue 14): `bench/companion/companion.mjs` against an emulator whose
+/// stages are 1.5 s apart, so that a poller makes several queries per task.
+fn companion(bin: &std::path::Path) -> Result<()> {
+    toolchain::js_tools()?;
+    toolchain::wrk()?;
+    toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+    let pkg = package::build(Profile::Release)?;
+    const STAGE_DELAY_MS: &str = "1500";
+    let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;
+    let mut env = script_env(&emulator, &pkg.dir, false);
+    env.push(("TUNESMITH_BENCH_STAGE_DELAY_MS", STAGE_DELAY_MS.into()));
+    let mut cmd = Command::new("node");
+    cmd.current_dir(crate::root())
+        .arg(
+            crate::root()
+                .join("bench")
+                .join("companion")
+                .join("companion.mjs"),
+        )
+        .envs(env);
+    let (status, _) = proc::run_tee_with_deadline(cmd, Some(Duration::from_secs(15 * 60)))?;
+    if !status.success() {
+        bail!("bench/companion/companion.mjs failed ({status})");
     }
     Ok(())
 }

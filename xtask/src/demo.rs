@@ -1,20 +1,26 @@
-//! `cargo xtask demo`: the package and the page served by the emulator, until Ctrl-C.
+//! `cargo xtask demo`: the package and the page served by the emulator, talking to the service
+//! through a companion server that holds the key (issue 14), until Ctrl-C.
 
 use crate::emulator::{self, Emulator, Launch};
 use crate::package::{self, Profile};
 use crate::signal;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 pub const USAGE: &str = "\
-usage: cargo xtask demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
+usage: cargo xtask demo [--port N] [--upload-port N] [--companion-port N] [-- EMULATOR_FLAGS..]
 
 Builds the package and the emulator, then serves the demo page (www/ + pkg/) on the music host
-until Ctrl-C.
+until Ctrl-C. The page holds no key: it talks to a companion server (tunesmith/server, run by
+Node), which adds the key and pushes the service's callbacks to the page.
 
-  --port N          port of the music host, which also serves the page (default 8787)
-  --upload-port N   port of the upload host (default 8788)
+  --port N            port of the music host, which also serves the page (default 8787)
+  --upload-port N     port of the upload host (default 8788)
+  --companion-port N  port of the companion server (default 8789)
   -- FLAGS..        more emulator flags, e.g. `-- --credits 500 --stage-delay-ms 3000`;
                     they win over the demo's defaults
   -h, --help        this text
@@ -26,6 +32,7 @@ Credits, uploads and tasks are kept in target/demo-data/ across restarts; delete
 pub struct Options {
     pub port: u16,
     pub upload_port: u16,
+    pub companion_port: u16,
     /// Extra emulator flags (after `--`); they win over the demo's defaults.
     pub emulator_args: Vec<String>,
 }
@@ -38,12 +45,19 @@ pub fn run(opts: &Options) -> Result<()> {
     if flag_value(&opts.emulator_args, "--upload-addr").is_none() {
         port_free(opts.upload_port, "--upload-port")?;
     }
+    port_free(opts.companion_port, "--companion-port")?;
     let pkg = package::build(Profile::Release)?;
     pkg.print_sizes()?;
     let bin = emulator::build()?;
     let target = crate::target_dir();
     let site = target.join("demo-site");
     package::stage_site(&site, Some(&pkg))?;
+    // How the page finds its companion (www/app.js reads it).
+    let companion_url = format!("http://127.0.0.1:{}/ts", opts.companion_port);
+    std::fs::write(
+        site.join("companion.json"),
+        format!("{{\"companionUrl\": \"{companion_url}\"}}\n"),
+    )?;
     // Kept between runs, so uploads and tasks survive a restart of the demo.
     let data = target.join("demo-data");
     std::fs::create_dir_all(&data)?;
@@ -85,6 +99,8 @@ pub fn run(opts: &Options) -> Result<()> {
     std::thread::sleep(Duration::from_millis(200));
     let stderr = emulator.stderr_lines();
     let key = dev_key(emulator.banner.iter().chain(stderr.iter()));
+    let service_key = flag_value(&opts.emulator_args, "--api-key").or_else(|| key.clone());
+    let mut companion = start_companion(opts, &pkg.dir, &emulator, service_key.as_deref())?;
     println!();
     println!("tunesmith demo");
     if serves_page {
@@ -97,6 +113,7 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     println!("  music API {}", emulator.music);
     println!("  uploads   {}", emulator.upload);
+    println!("  companion {companion_url} (holds the key; the page has none)");
     match key {
         Some(key) => println!("  key       {key}"),
         None => println!("  key       see the emulator's start-up lines above"),
@@ -105,15 +122,59 @@ pub fn run(opts: &Options) -> Result<()> {
 
     loop {
         if signal::interrupted() {
-            println!("\nstopping the emulator");
+            println!("\nstopping the companion and the emulator");
+            let _ = companion.kill();
+            let _ = companion.wait();
             emulator.stop(libc::SIGINT, Duration::from_secs(5));
             return Ok(());
         }
         if let Some(status) = emulator.exited() {
+            let _ = companion.kill();
             bail!("the emulator exited ({status}){}", emulator.stderr_report());
+        }
+        if let Ok(Some(status)) = companion.try_wait() {
+            emulator.stop(libc::SIGINT, Duration::from_secs(5));
+            bail!("the companion exited ({status})");
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// The demo's companion (`demo-companion.mjs` in Node), once it printed its ready line.
+fn start_companion(
+    opts: &Options,
+    pkg: &Path,
+    emulator: &Emulator,
+    key: Option<&str>,
+) -> Result<Child> {
+    let script = crate::root()
+        .join("xtask")
+        .join("src")
+        .join("demo-companion.mjs");
+    let origins = format!(
+        "http://127.0.0.1:{port},http://localhost:{port}",
+        port = opts.port
+    );
+    let mut child = Command::new("node")
+        .arg(script)
+        .env("TUNESMITH_PKG", pkg)
+        .env("COMPANION_PORT", opts.companion_port.to_string())
+        .env("COMPANION_API_KEY", key.unwrap_or("ts-dev-key"))
+        .env("COMPANION_MUSIC_URL", &emulator.music)
+        .env("COMPANION_UPLOAD_URL", &emulator.upload)
+        .env("COMPANION_PAGE_ORIGINS", origins)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting the companion (node xtask/src/demo-companion.mjs)")?;
+    let stdout = child.stdout.take().context("the companion's stdout")?;
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line)?;
+    if !line.starts_with("ready ") {
+        let _ = child.kill();
+        bail!("the companion did not start: {line:?}");
+    }
+    Ok(child)
 }
 
 /// Fails, naming the port and the switch that changes it, when something already listens there.

@@ -10,6 +10,7 @@ mod http;
 mod imports;
 mod package;
 mod proc;
+mod redis;
 mod report;
 mod signal;
 mod test;
@@ -84,6 +85,7 @@ fn run(args: &[String]) -> Result<bool> {
             let opts = demo::Options {
                 port: flags.number("--port")?.unwrap_or(8787),
                 upload_port: flags.number("--upload-port")?.unwrap_or(8788),
+                companion_port: flags.number("--companion-port")?.unwrap_or(8789),
                 emulator_args: flags.trailing(),
             };
             flags.finish()?;

@@ -122,6 +122,7 @@ pub fn run(opts: &Options) -> Result<bool> {
     }
     // Stop the emulator before the summary, so the closing line is the last thing printed.
     drop(ctx.emulator.take());
+    drop(ctx.redis.take());
     ctx.summary.print();
     Ok(ctx.summary.ok())
 }
@@ -185,6 +186,9 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
     }
     if any(&[Stage::Js, Stage::E2e]) {
         toolchain::js_tools()?;
+        // The companion's suites: a real Redis, and node-redis from their own lockfile.
+        toolchain::redis_server()?;
+        toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
     }
     if any(&[Stage::Wasm, Stage::E2e]) {
         toolchain::chromium()?;
@@ -285,6 +289,8 @@ struct Ctx {
     /// The folder the emulator serves at `/` (www/ + pkg/), when it has `--www`.
     site: Option<PathBuf>,
     pkg: Option<Package>,
+    /// The companion suites' Redis, started with the first JS-level stage.
+    redis: Option<crate::redis::RedisServer>,
     summary: Summary,
 }
 
@@ -384,8 +390,15 @@ impl Ctx {
     /// The environment of JS-level tests and benchmark scripts.
     fn script_env(&mut self) -> Result<Vec<(&'static str, OsString)>> {
         let pkg_dir = self.package()?.dir.clone();
+        if self.redis.is_none() {
+            self.redis = Some(crate::redis::RedisServer::start()?);
+        }
         let emulator = self.emulator()?;
-        Ok(script_env(emulator, &pkg_dir, self.site.is_some()))
+        let mut env = script_env(emulator, &pkg_dir, self.site.is_some());
+        if let Some(redis) = &self.redis {
+            env.push((crate::redis::ENV_REDIS_URL, redis.url.clone().into()));
+        }
+        Ok(env)
     }
 
     fn js(&mut self) -> Result<()> {

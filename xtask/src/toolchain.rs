@@ -149,6 +149,31 @@ pub fn wrk() -> Result<()> {
     apt_install(&["wrk"])
 }
 
+/// Debian's `redis-server`, for the companion's several-instances tests (issue 14).
+pub fn redis_server() -> Result<PathBuf> {
+    if let Some(path) = proc::which("redis-server") {
+        return Ok(path);
+    }
+    apt_install(&["redis-server"])?;
+    proc::which("redis-server").context("redis-server is not on PATH after installing it")
+}
+
+/// `npm ci` in `dir` when its lockfile changed since the last install there (a stamp in
+/// node_modules remembers the lockfile installed).
+pub fn npm_ci(dir: &Path) -> Result<()> {
+    let lock = std::fs::read(dir.join("package-lock.json"))
+        .with_context(|| format!("reading {}/package-lock.json", dir.display()))?;
+    let stamp = dir.join("node_modules").join(".xtask-installed-lock");
+    if std::fs::read(&stamp).is_ok_and(|installed| installed == lock) {
+        return Ok(());
+    }
+    run(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(dir))?;
+    std::fs::write(&stamp, &lock)?;
+    Ok(())
+}
+
 fn apt_install(packages: &[&str]) -> Result<()> {
     static UPDATED: AtomicBool = AtomicBool::new(false);
     // SAFETY: geteuid has no preconditions.

@@ -103,7 +103,7 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
     let emulator = start_logged(bin, &args, &logs)?;
     let mut outputs = Vec::new();
     if let (Some(pkg), Clients::Node { scripts }) = (&pkg, &clients) {
-        let env: Vec<(&'static str, OsString)> = vec![
+        let mut env: Vec<(&'static str, OsString)> = vec![
             (ENV_MUSIC_URL, emulator.music.clone().into()),
             (ENV_UPLOAD_URL, emulator.upload.clone().into()),
             (ENV_API_KEY, secret.clone().into()),
@@ -112,6 +112,17 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
             ("TUNESMITH_CHROMIUM", toolchain::CHROMIUM.into()),
             ("TUNESMITH_ARTIFACTS", artifacts.clone().into()),
         ];
+        // tests/chaos/companion.mjs kills a companion instance on Redis (issue 14).
+        let redis = match scripts {
+            Some(_) => {
+                toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+                Some(crate::redis::RedisServer::start()?)
+            }
+            None => None,
+        };
+        if let Some(redis) = &redis {
+            env.push((crate::redis::ENV_REDIS_URL, redis.url.clone().into()));
+        }
         let mut client = Command::new("node");
         client
             .current_dir(crate::root())

@@ -1,7 +1,9 @@
 //! `cargo xtask codegen`: writes what `protocol/` declares into the files that repeat it (the wire
-//! structs, the package's TypeScript, the package entries' export lists); `--check` (run by
-//! `cargo xtask test`) fails when a committed file differs from what the declarations say.
+//! structs, the package's TypeScript, the package entries' export lists, the companion's routes);
+//! `--check` (run by `cargo xtask test`) fails when a committed file differs from what the
+//! declarations say.
 
+mod routes;
 mod rust;
 mod ts;
 
@@ -28,6 +30,10 @@ pub fn outputs() -> Result<Vec<Output>> {
         Output {
             path: "pkg-template/index.d.ts",
             text: ts::index_entry(&hand_written_exports()?),
+        },
+        Output {
+            path: "pkg-template/server/routes.js",
+            text: routes::server_routes(),
         },
         Output {
             path: "README.md",

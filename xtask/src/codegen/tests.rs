@@ -96,3 +96,23 @@ fn every_operation_gets_a_client_method_and_every_type_is_exported() {
         "schedule default comes from protocol"
     );
 }
+
+#[test]
+fn the_companion_knows_every_route_and_which_ones_create_and_query_tasks() {
+    let routes = routes::server_routes();
+    for op in tunesmith_protocol::Op::ALL {
+        let e = op.endpoint();
+        let line = routes
+            .lines()
+            .find(|l| l.contains(&format!("operation: \"{}\",", e.name)))
+            .unwrap_or_else(|| panic!("{} has no route", e.name));
+        assert!(line.contains(&format!("path: \"{}\"", e.path)), "{line}");
+        assert!(
+            line.contains(&format!("creates: {}", e.creates_task)),
+            "{line}"
+        );
+    }
+    // The status queries carry their family: the companion checks ownership on them.
+    assert!(routes.contains("operation: \"getTask\", host: \"music\", method: \"GET\", path: \"/api/v1/generate/record-info\", creates: false, family: \"music\""));
+    assert!(routes.contains("operation: \"uploadFile\", host: \"upload\""));
+}

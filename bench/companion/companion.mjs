@@ -1,0 +1,129 @@
+// `cargo xtask bench --only companion` (issue 14): what the companion server costs and saves.
+//   1. service queries per completed task: a client on the companion's push stream against a client
+//      polling through the companion (the emulator's request log, by tag);
+//   2. delay from the emulator's stage change (createTime + k x stage delay) to `onProgress`, p50/p95;
+//   3. the companion's memory with 1,000 connected pages, and during a 100 MB upload;
+//   4. forwarded record queries per second against the emulator directly (wrk), as a ratio.
+// Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
+// TUNESMITH_BENCH_STAGE_DELAY_MS. Prints one table; exits non-zero only when something broke.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { GENERATE, KEY, MUSIC, emulatorRequests, pkg, session } from "../../tests/js/companion/harness.mjs";
+import { multipartStream, spawnCompanion } from "../../tests/js/companion/process.mjs";
+
+const STAGE_DELAY_MS = Number(process.env.TUNESMITH_BENCH_STAGE_DELAY_MS ?? 1500);
+const TASKS = 20;
+const PAGES = 1000;
+const MB = 1024 * 1024;
+const rows = [];
+const row = (figure, value, goal = "", met = null) => {
+  rows.push({ figure, value, goal, result: met === null ? "" : met ? "met" : "missed" });
+  console.log(`  ${figure}: ${value}`);
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const companion = await spawnCompanion({
+  COMPANION_LIMITS: JSON.stringify({ requestsPerWindow: 1e9, tasksInFlight: 1e6, uploadBytes: 200 * MB }),
+});
+try {
+  // ---- 1 and 2: push against polling ----------------------------------------------------------------
+  const run = async (mode) => {
+    const tag = `bench-${mode}-${Date.now()}`;
+    const delays = [];
+    await Promise.all(
+      Array.from({ length: TASKS }, async (_, i) => {
+        const headers = { ...session(`bench${i}`), "x-emulator-tag": tag };
+        const client =
+          mode === "push"
+            ? new pkg.Client({ companionUrl: companion.url, headers })
+            : new pkg.Client({ baseUrl: `${companion.url}/music`, uploadUrl: `${companion.url}/upload`, headers });
+        const seen = [];
+        const task = await client.generate(
+          { ...GENERATE, callBackUrl: "https://example.invalid/cb" },
+          { wait: { onProgress: (t) => seen.push({ stage: t.stage, at: Date.now() }) } },
+        );
+        if (task.state !== "succeeded") throw new Error(`${mode}: task ${task.taskId} ended ${task.state}`);
+        const created = Date.parse(task.createTime);
+        const k = { text: 1, first: 2, complete: 3 };
+        for (const s of seen) if (k[s.stage]) delays.push(s.at - (created + k[s.stage] * STAGE_DELAY_MS));
+      }),
+    );
+    const queries = (await emulatorRequests(tag)).filter((r) => r.path.includes("record-info")).length;
+    return { perTask: queries / TASKS, delays };
+  };
+  console.log(`${TASKS} tasks each way, stages ${STAGE_DELAY_MS} ms apart`);
+  const push = await run("push");
+  const poll = await run("poll");
+  row("service queries per completed task, push", push.perTask.toFixed(2), "<= 1", push.perTask <= 1);
+  row("service queries per completed task, polling through the companion", poll.perTask.toFixed(2), ">= 4", poll.perTask >= 4);
+  const p50 = pct(push.delays, 50);
+  const p95 = pct(push.delays, 95);
+  row("stage change -> onProgress with push, p50", `${p50} ms`);
+  row("stage change -> onProgress with push, p95", `${p95} ms`, "<= 100 ms", p95 <= 100);
+  row("stage change -> onProgress polling, p50 / p95", `${pct(poll.delays, 50)} / ${pct(poll.delays, 95)} ms`);
+
+  // ---- 3: memory --------------------------------------------------------------------------------------
+  const idle = await companion.rssMb();
+  const pages = [];
+  for (let i = 0; i < PAGES; i++) {
+    const abort = new AbortController();
+    const response = await fetch(`${companion.url}/events`, { headers: session(`page${i}`), signal: abort.signal });
+    const reader = response.body.getReader();
+    await reader.read(); // the first comment: the stream is open
+    pages.push({ abort, reader });
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const withPages = await companion.rssMb();
+  row(`companion RSS idle / with ${PAGES} connected pages`, `${idle.toFixed(1)} / ${withPages.toFixed(1)} MB (${(((withPages - idle) * 1024) / PAGES).toFixed(1)} KB a page)`);
+  for (const p of pages) p.abort.abort();
+  await new Promise((r) => setTimeout(r, 500));
+  const before = await companion.rssMb();
+  let peak = before;
+  const sampler = setInterval(async () => (peak = Math.max(peak, await companion.rssMb().catch(() => 0))), 50);
+  const { body, contentType, length } = multipartStream(100 * MB);
+  const upload = await fetch(`${companion.url}/upload/api/file-stream-upload`, {
+    method: "POST",
+    headers: { ...session("uploader"), "content-type": contentType, "content-length": String(length) },
+    body,
+    duplex: "half",
+  });
+  const answer = await upload.json();
+  clearInterval(sampler);
+  if (upload.status !== 200) throw new Error(`upload answered ${upload.status}: ${JSON.stringify(answer)}`);
+  row("companion RSS before / peak during a 100 MB upload", `${before.toFixed(1)} / ${peak.toFixed(1)} MB`, "flat (< +40 MB)", peak - before < 40);
+
+  // ---- 4: throughput ----------------------------------------------------------------------------------
+  const created = await (
+    await fetch(`${companion.url}/music/api/v1/generate`, {
+      method: "POST",
+      headers: { ...session("wrk"), "content-type": "application/json" },
+      body: JSON.stringify(GENERATE),
+    })
+  ).json();
+  const taskId = created.data.taskId;
+  const wrk = async (url, header) => {
+    const { stdout } = await promisify(execFile)("wrk", ["-t2", "-c64", "-d5s", "-H", header, url]);
+    const rps = Number(stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+    if (!rps || /Non-2xx/.test(stdout)) throw new Error(`wrk on ${url}:\n${stdout}`);
+    const timeouts = Number(stdout.match(/timeout (\d+)/)?.[1] ?? 0);
+    const latency = stdout.match(/Latency\s+(\S+)/)?.[1];
+    return { rps, timeouts, latency };
+  };
+  const path = `/api/v1/generate/record-info?taskId=${taskId}`;
+  const direct = await wrk(`${MUSIC}${path}`, `Authorization: Bearer ${KEY}`);
+  const forwarded = await wrk(`${companion.url}/music${path}`, `x-session: wrk-session`);
+  row(
+    "record queries/s: emulator directly / through the companion (wrk -t2 -c64 -d5s)",
+    `${direct.rps.toFixed(0)} / ${forwarded.rps.toFixed(0)} (mean latency ${direct.latency} / ${forwarded.latency}; timeouts ${direct.timeouts} / ${forwarded.timeouts})`,
+  );
+  row("forwarded / direct", `${(forwarded.rps / direct.rps).toFixed(2)}x`, ">= 0.8x", forwarded.rps / direct.rps >= 0.8);
+} finally {
+  await companion.kill();
+}
+
+console.log("\n| figure | value | goal | result |\n|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.figure} | ${r.value} | ${r.goal} | ${r.result} |`);
+process.exit(0);

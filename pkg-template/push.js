@@ -1,0 +1,234 @@
+// The waiters of a client with `companionUrl`: they follow the task on the companion's event stream
+// (one record query at the end, for the final record), reconnect with Last-Event-ID when the stream
+// drops, and poll through the companion when it stays down. Each stage is reported once, the final
+// one always. Loaded on first use: a page without a companion never downloads it.
+import { Client as WasmClient } from "./tunesmith.js";
+import { ROUTES } from "./server/routes.js";
+
+const WAITERS = {
+  music: "waitForTask",
+  cover: "waitForCover",
+  wav: "waitForWav",
+  lyrics: "waitForLyrics",
+  vocal_separation: "waitForVocalSeparation",
+  video: "waitForVideo",
+};
+const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w]) => [w, f]));
+const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r.operation]));
+const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_STALL_MS = 30_000;
+/** Longest wait for the stream's headers, and for a catch-up query, before trying again. */
+const CONNECT_MS = 10_000;
+/** After a reconnection, how long the replayed backlog has to show up before a query. */
+const REPLAY_MS = 1000;
+/** Reconnections in a row before the waiter polls instead. */
+const MAX_RECONNECTS = 4;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const isFinal = (state) => state === "succeeded" || state === "failed";
+
+/** How far a record is on the way to the end: a stage is reported only when this rises. */
+function rank(family, record) {
+  if (isFinal(record?.state)) return 3;
+  if (family === "music") return { text: 1, first: 2, complete: 3, error: 3 }[record?.stage] ?? 0;
+  return record?.state === "running" ? 1 : 0;
+}
+
+/** What `onProgress` gets for a pushed event: the record's state, stage and the event's data. */
+function recordOf(event) {
+  const { family, code, msg, ...record } = event;
+  return record;
+}
+
+class ProgressThrew {
+  constructor(error) {
+    this.error = error;
+  }
+}
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, Math.min(ms, MAX_TIMER_MS));
+    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+async function* events(body) {
+  let buffer = "";
+  for await (const chunk of body.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let id = null;
+      let data = null;
+      for (const line of block.split("\n")) {
+        if (line.startsWith("id:")) id = Number(line.slice(3).trim());
+        else if (line.startsWith("data:")) data = line.slice(5).trim();
+      }
+      if (data !== null) yield { id, event: JSON.parse(data) };
+    }
+  }
+}
+
+/**
+ * Follows `taskId` on the stream until its final event, the deadline, the signal, or the stream
+ * staying down; reports each new stage. The caller's waiter then makes the final query.
+ */
+async function follow(client, companion, family, taskId, { signal, deadline, stallMs }, report) {
+  let lastId = 0;
+  let drops = 0;
+  for (;;) {
+    if (signal?.aborted || Date.now() >= deadline) return;
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    signal?.addEventListener("abort", stop, { once: true });
+    const until = setTimeout(stop, Math.min(deadline - Date.now(), MAX_TIMER_MS));
+    let stalled = false;
+    let stall;
+    const watch = (ms = stallMs) => {
+      clearTimeout(stall);
+      stall = setTimeout(() => ((stalled = true), stop()), ms);
+    };
+    // A companion that takes the connection but never answers counts as a drop.
+    const connecting = setTimeout(stop, CONNECT_MS);
+    try {
+      const response = await companion.fetch(`${companion.url}/events?task=${encodeURIComponent(taskId)}`, {
+        headers: { ...companion.headers, ...(lastId ? { "last-event-id": String(lastId) } : {}) },
+        signal: abort.signal,
+      });
+      clearTimeout(connecting);
+      // Not the caller's task, or not signed in: the waiter's query says so, with a typed error.
+      if (response.status >= 400 && response.status < 500) return void response.body?.cancel();
+      if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
+      // After a drop, the backlog replays what was missed at once; if nothing comes (a companion
+      // that lost its memory), look once soon rather than after a whole stall.
+      watch(drops > 0 ? REPLAY_MS : stallMs);
+      drops = 0;
+      for await (const { id, event } of events(response.body)) {
+        if (id !== null) lastId = id;
+        watch();
+        if (event.taskId !== taskId) continue;
+        if (isFinal(event.state)) return;
+        report(recordOf(event));
+      }
+    } catch (e) {
+      if (e instanceof ProgressThrew) throw e;
+    } finally {
+      clearTimeout(connecting);
+      clearTimeout(until);
+      clearTimeout(stall);
+      signal?.removeEventListener("abort", stop);
+      abort.abort();
+    }
+    if (stalled) {
+      // No event for a while: look once, then listen again from the last event.
+      const record = await WasmClient.prototype[QUERY_OF[family]]
+        .call(client, { taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
+        .catch(() => null);
+      if (record && isFinal(record.state)) return;
+      if (record) report(record);
+      continue;
+    }
+    if (++drops > MAX_RECONNECTS) return;
+    await sleep(250 * 2 ** drops, signal);
+  }
+}
+
+/** A waiter on the push stream; the family's own waiter makes the one final query. */
+export async function waitPushed(client, companion, family, taskRef, options) {
+  const waiter = WasmClient.prototype[WAITERS[family]];
+  const taskId = typeof taskRef === "string" ? taskRef : taskRef?.taskId;
+  const valid = typeof taskId === "string" && taskId.trim() !== "" && (options === undefined || (options !== null && typeof options === "object"));
+  // The waiter's own checks and errors for anything it would refuse.
+  if (!valid) return waiter.call(client, taskRef, options);
+  const opts = options ?? {};
+  const started = Date.now();
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = started + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS);
+  let reached = -1;
+  const report = (record) => {
+    const r = rank(family, record);
+    if (r <= reached) return;
+    reached = r;
+    try {
+      opts.onProgress?.(record);
+    } catch (e) {
+      throw new ProgressThrew(e);
+    }
+  };
+  try {
+    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_STALL_MS }, report);
+  } catch (e) {
+    if (e instanceof ProgressThrew) throw e.error;
+    throw e;
+  }
+  const left = Math.max(1, deadline - Date.now());
+  return waiter.call(client, taskId, { ...opts, timeoutMs: left, onProgress: report }).catch((e) => {
+    throw e instanceof ProgressThrew ? e.error : e;
+  });
+}
+
+/** A method of a client with `companionUrl`: waiters and creates with `wait` follow the stream. */
+export async function run(client, companion, name, method, args) {
+  const family = FAMILY_OF_WAITER[name];
+  if (family) return waitPushed(client, companion, family, args[0], args[1]);
+  const route = ROUTES.find((r) => r.operation === name);
+  let [request, options] = args;
+  let wait;
+  try {
+    // The companion sets the callback URL to itself: the page need not invent one.
+    if (route?.creates && request && typeof request === "object" && !Array.isArray(request) && request.callBackUrl === undefined) {
+      request = { ...request, callBackUrl: `${companion.url}/callbacks` };
+      args = [request, ...args.slice(1)];
+    }
+    wait = options?.wait ?? request?.wait;
+  } catch {
+    // Values that throw when read (revoked Proxies...): the client's own typed error.
+    return method.apply(client, args);
+  }
+  if (wait === undefined) return method.apply(client, args);
+  // Not a create, or a `wait` the client refuses: the client's own error, before anything is sent.
+  if (!route?.creates || !(wait === true || wait === false || wait === null || (typeof wait === "object" && wait))) {
+    return method.apply(client, args);
+  }
+  const strip = (o) => {
+    if (!o || typeof o !== "object" || o.wait === undefined) return o;
+    const { wait: _, ...rest } = o;
+    return rest;
+  };
+  const created = await method.call(client, strip(request), strip(options));
+  if (!wait) return created;
+  const waitOptions = wait === true ? { signal: options?.signal } : { signal: options?.signal, ...wait };
+  return waitPushed(client, companion, route.family, created, waitOptions);
+}
+
+/** `watchTask`: the records `onProgress` would get, as an async iterator. */
+export async function* watch(client, companion, [taskRef, options]) {
+  const queue = [];
+  let wake = null;
+  let outcome = null;
+  const stop = new AbortController();
+  const signal = options?.signal;
+  if (signal?.aborted) stop.abort();
+  signal?.addEventListener?.("abort", () => stop.abort(), { once: true });
+  const opts = { ...(options ?? {}), signal: stop.signal, onProgress: (record) => (queue.push(record), wake?.()) };
+  waitPushed(client, companion, "music", taskRef, opts).then(
+    () => ((outcome = { done: true }), wake?.()),
+    (error) => ((outcome = { error }), wake?.()),
+  );
+  try {
+    for (;;) {
+      if (queue.length) {
+        yield queue.shift();
+        continue;
+      }
+      if (outcome?.error) throw outcome.error;
+      if (outcome) return;
+      await new Promise((resolve) => (wake = resolve));
+      wake = null;
+    }
+  } finally {
+    stop.abort();
+  }
+}

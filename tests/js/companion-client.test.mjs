@@ -1,0 +1,118 @@
+// The page's side of the companion (issue 14): `new Client({ companionUrl })` holds no key, and its
+// waiters follow the task on the companion's event stream: each stage once, the final one always,
+// one service query per task; polling through the companion when the stream is gone.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import { GENERATE, KEY, emulatorRequests, pkg, server, session, skip, startCompanion } from "./companion/harness.mjs";
+
+let companion;
+before(async () => {
+  if (!skip) companion = await startCompanion();
+});
+after(async () => companion?.close());
+
+const queriesOf = async (tag) => (await emulatorRequests(tag)).filter((r) => r.path.includes("record-info")).length;
+const client = (user, tag, extra = {}) =>
+  new pkg.Client({ companionUrl: companion.url, headers: { ...session(user), "x-emulator-tag": tag }, ...extra });
+
+test("a create with wait: every stage pushed once, in order, and one service query", { skip }, async () => {
+  const tag = `push-wait-${Date.now()}`;
+  const stages = [];
+  const task = await client("paula", tag).generate(GENERATE, { wait: { onProgress: (t) => stages.push(t.stage) } });
+  assert.deepEqual(stages, ["text", "first", "complete"]);
+  assert.equal(task.state, "succeeded");
+  assert.equal(task.tracks.length, 2);
+  assert.ok(task.tracks[0].audioUrl.startsWith("http"));
+  assert.ok((await queriesOf(tag)) <= 1, `${await queriesOf(tag)} record queries`);
+});
+
+test("waitForTask and watchTask on the push stream", { skip }, async () => {
+  const tag = `push-watch-${Date.now()}`;
+  const c = client("quinn", tag);
+  const created = await c.generate(GENERATE);
+  const seen = [];
+  for await (const record of c.watchTask(created)) seen.push(record.stage);
+  assert.deepEqual(seen, ["text", "first", "complete"]);
+  const again = await c.waitForTask(created.taskId);
+  assert.equal(again.state, "succeeded");
+});
+
+test("a client with companionUrl refuses an apiKey", { skip }, () => {
+  assert.throws(() => new pkg.Client({ companionUrl: companion.url, apiKey: KEY }), /companion adds the key/);
+});
+
+test("another user's task: the waiter rejects like a missing task, and reports nothing", { skip }, async () => {
+  const created = await client("rita", "x").generate(GENERATE);
+  const reported = [];
+  await assert.rejects(
+    client("sam", "y").waitForTask(created.taskId, { onProgress: (t) => reported.push(t), timeoutMs: 10_000 }),
+    (e) => e.name === "ApiError" || e.name === "TunesmithError",
+  );
+  assert.deepEqual(reported, []);
+});
+
+test("the stream drops mid-task: the page reconnects and still gets every stage once", { skip }, async () => {
+  // A companion whose HTTP server restarts (same store), as after a deploy.
+  const store = server.memoryStore();
+  const first = await startCompanion({ store });
+  const port = new URL(first.url).port;
+  const tag = `push-restart-${Date.now()}`;
+  const c = new pkg.Client({ companionUrl: first.url, headers: { ...session("tess"), "x-emulator-tag": tag } });
+  const stages = [];
+  let restarted;
+  const done = c.generate(GENERATE, {
+    wait: {
+      onProgress: (t) => {
+        stages.push(t.stage);
+        if (t.stage === "text") {
+          restarted = (async () => {
+            first.http.closeAllConnections();
+            await new Promise((r) => first.http.close(r));
+            const again = createServer(server.toNodeListener(first.handler));
+            again.listen(Number(port), "127.0.0.1");
+            await once(again, "listening");
+            return again;
+          })();
+        }
+      },
+    },
+  });
+  const task = await done;
+  const again = await restarted;
+  assert.deepEqual(stages, ["text", "first", "complete"]);
+  assert.equal(task.state, "succeeded");
+  again.closeAllConnections();
+  await new Promise((r) => again.close(r));
+  await store.close();
+});
+
+test("no stream at all: the waiter polls through the companion, each stage at most once, the final one always", { skip, timeout: 60_000 }, async () => {
+  const store = server.memoryStore();
+  const inner = await startCompanion({ store });
+  // The same companion, with its event stream out of order (a proxy that buffers it, say).
+  const alt = createServer(
+    server.toNodeListener((request) =>
+      new URL(request.url).pathname.endsWith("/events") ? new Response("down", { status: 503 }) : inner.handler(request),
+    ),
+  );
+  alt.listen(0, "127.0.0.1");
+  await once(alt, "listening");
+  try {
+    // Pages reach the companion through `alt`; the service still calls back `inner` directly.
+    const tag = `poll-${Date.now()}`;
+    const c = new pkg.Client({ companionUrl: `http://127.0.0.1:${alt.address().port}/ts`, headers: { ...session("uma"), "x-emulator-tag": tag } });
+    const stages = [];
+    const task = await c.generate(GENERATE, { wait: { onProgress: (t) => stages.push(t.stage), minIntervalMs: 200 } });
+    assert.equal(task.state, "succeeded");
+    assert.equal(stages.at(-1), "complete");
+    assert.equal(new Set(stages).size, stages.length, `stages ${stages}`);
+    assert.ok((await emulatorRequests(tag)).some((r) => r.path.includes("record-info")), "it polled");
+  } finally {
+    alt.closeAllConnections();
+    await new Promise((r) => alt.close(r));
+    await inner.close();
+    await store.close();
+  }
+});
