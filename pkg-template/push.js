@@ -3,18 +3,10 @@
 // drops, and poll through the companion when it stays down. Each stage is reported once, the final
 // one always. Loaded on first use: a page without a companion never downloads it.
 import { Client as WasmClient } from "./tunesmith.js";
-import { ROUTES } from "./server/routes.js";
+import { ROUTES, WAITERS } from "./server/routes.js";
 
-const WAITERS = {
-  music: "waitForTask",
-  cover: "waitForCover",
-  wav: "waitForWav",
-  lyrics: "waitForLyrics",
-  vocal_separation: "waitForVocalSeparation",
-  video: "waitForVideo",
-};
 const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w]) => [w, f]));
-const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r.operation]));
+const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r]));
 const DEFAULT_TIMEOUT_MS = 600_000;
 const DEFAULT_STALL_MS = 30_000;
 /** Longest wait for the stream's headers, and for a catch-up query, before trying again. */
@@ -123,8 +115,10 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
     }
     if (stalled) {
       // No event for a while: look once, then listen again from the last event.
-      const record = await WasmClient.prototype[QUERY_OF[family]]
-        .call(client, { taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
+      // The family's status query, naming the task its own way (`taskId`, or recovery's `task_id`).
+      const query = QUERY_OF[family];
+      const record = await WasmClient.prototype[query.operation]
+        .call(client, { [query.taskIds[0] ?? "taskId"]: taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
         .catch(() => null);
       if (record && isFinal(record.state)) return;
       if (record) report(record);
@@ -178,8 +172,8 @@ export async function run(client, companion, name, method, args) {
   let wait;
   try {
     // The companion sets the callback URL to itself: the page need not invent one.
-    if (route?.creates && request && typeof request === "object" && !Array.isArray(request) && request.callBackUrl === undefined) {
-      request = { ...request, callBackUrl: `${companion.url}/callbacks` };
+    if (route?.callback && route.creates && request && typeof request === "object" && !Array.isArray(request) && request[route.callback] === undefined) {
+      request = { ...request, [route.callback]: `${companion.url}/callbacks` };
       args = [request, ...args.slice(1)];
     }
     wait = options?.wait ?? request?.wait;

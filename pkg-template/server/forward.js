@@ -15,11 +15,15 @@ function findRoute(ctx, host, method, path) {
   );
 }
 
-/** The task ids a request names (its own `taskId`), which must be the caller's. */
-async function ownsReferencedTask(ctx, user, fields) {
-  const id = fields.taskId;
-  if (id === undefined || id === null || id === "") return true;
-  return (await ctx.store.get(`owner:${id}`)) === user;
+/** The task ids a request names (`taskId`, `task_id`, `sunoTaskId`: the route lists them), which
+ * must all be the caller's. */
+async function ownsReferencedTasks(ctx, user, route, fields) {
+  for (const name of route.taskIds) {
+    const id = fields[name];
+    if (id === undefined || id === null || id === "") continue;
+    if ((await ctx.store.get(`owner:${id}`)) !== user) return name;
+  }
+  return null;
 }
 
 export async function forward(ctx, user, host, path, url, request) {
@@ -47,9 +51,10 @@ export async function forward(ctx, user, host, path, url, request) {
       return refuse(400, "validation", "the request body must be a JSON object", { field: "request", rule: "type" });
     }
   }
-  if (!(await ownsReferencedTask(ctx, user, fields))) {
+  const foreign = await ownsReferencedTasks(ctx, user, route, fields);
+  if (foreign) {
     // The same answer as for an id that does not exist: a guess learns nothing.
-    return refuse(404, "not_found", "no task of yours has this id", { field: "taskId" });
+    return refuse(404, "not_found", "no task of yours has this id", { field: foreign });
   }
   let token = null;
   if (route.creates) {
@@ -59,7 +64,8 @@ export async function forward(ctx, user, host, path, url, request) {
     token = await newToken(ctx, user);
     // The slot is taken before the create is sent, so that concurrent creates cannot all pass.
     await taskStarted(ctx, user, token);
-    fields.callBackUrl = `${ctx.publicUrl}/callbacks/${token}`;
+    // The field the operation takes it in (`callBackUrl`, or regenerate's `calBackUrl`).
+    if (route.callback) fields[route.callback] = `${ctx.publicUrl}/callbacks/${token}`;
   }
   try {
     validateRequest(route.operation, fields);

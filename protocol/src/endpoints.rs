@@ -156,6 +156,12 @@ pub const PERSONA_DEFAULT_END_S: f64 = 30.0;
 /// A mashup mixes exactly this many uploads.
 pub const MASHUP_SOURCES: usize = 2;
 
+/// The request fields that name a task the caller made (the service spells them three ways): a
+/// server in front of the service checks their owner before forwarding.
+pub const TASK_ID_FIELDS: &[&str] = &["taskId", "task_id", "sunoTaskId"];
+/// The fields that take the callback URL (regenerate's is spelt `calBackUrl` by the service).
+pub const CALLBACK_FIELDS: &[&str] = &["callBackUrl", "calBackUrl"];
+
 /// Lyrics limit of add-instrumental for the V6 series.
 pub const MAX_LYRICS_V6: usize = 5000;
 /// Limits of extend with `defaultParamFlag: true`.

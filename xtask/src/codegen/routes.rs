@@ -2,7 +2,7 @@
 //! forward, from the endpoint table. A table in JS costs the wasm module nothing.
 
 use super::header;
-use tunesmith_protocol::endpoints::{Host, Method};
+use tunesmith_protocol::endpoints::{Host, Method, CALLBACK_FIELDS, TASK_ID_FIELDS};
 use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
 
@@ -10,7 +10,8 @@ pub fn server_routes() -> String {
     let mut out = header("//");
     out.push_str(
         "// Every operation of the service: its host, method and path (`{svc}`: the service segment), whether\n\
-         // it creates (and charges for) a task, and the task family it creates or queries.\n\
+         // it creates (and charges for) a task, the task family it creates or queries, the field that\n\
+         // takes its callback URL, and the fields that name a task of the caller.\n\
          export const ROUTES = [\n",
     );
     for op in Op::ALL {
@@ -26,11 +27,30 @@ pub fn server_routes() -> String {
         let family = TaskKind::created_by(op)
             .or_else(|| TaskKind::ALL.into_iter().find(|k| k.query() == op))
             .map_or("null".to_owned(), |k| format!("\"{}\"", k.as_str()));
+        let callback = e
+            .fields
+            .iter()
+            .find(|f| CALLBACK_FIELDS.contains(&f.name))
+            .map_or("null".to_owned(), |f| format!("\"{}\"", f.name));
+        let task_ids: Vec<String> = e
+            .fields
+            .iter()
+            .filter(|f| TASK_ID_FIELDS.contains(&f.name))
+            .map(|f| format!("\"{}\"", f.name))
+            .collect();
         out.push_str(&format!(
-            "  {{ operation: \"{}\", host: \"{host}\", method: \"{method}\", path: \"{}\", creates: {}, family: {family} }},\n",
-            e.name, e.path, e.creates_task
+            "  {{ operation: \"{}\", host: \"{host}\", method: \"{method}\", path: \"{}\", creates: {}, family: {family}, callback: {callback}, taskIds: [{}] }},\n",
+            e.name, e.path, e.creates_task, task_ids.join(", ")
         ));
     }
-    out.push_str("];\n");
+    out.push_str("];\n\n// The waiter of each task family.\nexport const WAITERS = {\n");
+    for kind in TaskKind::ALL {
+        out.push_str(&format!(
+            "  {}: \"{}\",\n",
+            kind.as_str(),
+            kind.waiter_name()
+        ));
+    }
+    out.push_str("};\n");
     out
 }
