@@ -179,6 +179,34 @@ test("a user never sees another user's tasks, records or events", { skip }, asyn
   assert.equal(alice.status, 200);
 });
 
+test("the newer operations' own spellings: task_id and sunoTaskId are checked for their owner, calBackUrl is set", { skip }, async () => {
+  const taskId = await create(companion, "alice");
+  for (let i = 0; i < 200; i++) {
+    const r = await call(companion, `/music/api/v1/generate/record-info?taskId=${taskId}`, { user: "alice" });
+    if (r.body?.data?.status === "SUCCESS") break;
+    await sleep(50);
+  }
+  // Recovery names the old task `sunoTaskId`: bob cannot recover alice's song.
+  const theft = await call(companion, "/music/api/v1/suno/recovery", { user: "bob", method: "POST", body: { sunoTaskId: taskId } });
+  assert.equal(theft.status, 404, theft.text);
+  assert.equal(theft.body.field, "sunoTaskId");
+  const recovery = await call(companion, "/music/api/v1/suno/recovery", { user: "alice", method: "POST", body: { sunoTaskId: taskId } });
+  assert.equal(recovery.body.code, 200, recovery.text);
+  const recoveryId = recovery.body.data.taskId;
+  // Its status query spells the id `task_id`: the owner reads it, another user reads a 404.
+  const mine = await call(companion, `/music/api/v1/suno/recovery/record-info?task_id=${recoveryId}`, { user: "alice" });
+  assert.equal(mine.status, 200, mine.text);
+  assert.ok([200, 201].includes(mine.body.code), mine.text);
+  const theirs = await call(companion, `/music/api/v1/suno/recovery/record-info?task_id=${recoveryId}`, { user: "bob" });
+  assert.equal(theirs.status, 404, theirs.text);
+  // Regenerate takes its callback as `calBackUrl`: the companion sets that field (validation would
+  // refuse a `callBackUrl` as unknown), and only for the owner of the validation task.
+  const regenerate = await call(companion, "/music/api/v1/voice/regenerate", { user: "bob", method: "POST", body: { taskId: recoveryId } });
+  assert.equal(regenerate.status, 404, "another user's task, whatever its kind");
+  const check = await call(companion, "/music/api/v1/voice/check-voice", { user: "bob", method: "POST", body: { task_id: recoveryId } });
+  assert.equal(check.status, 404, check.text);
+});
+
 test("a page that reconnects with Last-Event-ID gets what it missed and nothing twice", { skip }, async () => {
   const taskId = await create(companion, "frank");
   const first = await collectEvents(companion, "frank", { task: taskId, until: (e) => e.length === 1 });
