@@ -226,59 +226,19 @@ async fn music_done(emu: &Emu, id: &str) -> Value {
 
 /// Stores `url`'s bytes on the upload host (not one of the checked examples): its download URL.
 async fn stored(emu: &Emu, url: &str, name: &str) -> String {
-    let v: Value = emu
-        .http
-        .post(format!("{}/api/file-url-upload", emu.upload))
-        .bearer_auth(KEY)
-        .json(&json!({"fileUrl": url, "uploadPath": "examples", "fileName": format!("{name}.wav")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    v["data"]["downloadUrl"]
-        .as_str()
-        .expect("uploaded")
-        .to_owned()
+    emu.store_url(url, "examples", name).await
 }
 
 /// Stores `bytes` on the upload host (not one of the checked examples): its download URL.
 async fn base64_upload(emu: &Emu, bytes: &[u8], name: &str) -> String {
-    let v: Value = emu
-        .http
-        .post(format!("{}/api/file-base64-upload", emu.upload))
-        .bearer_auth(KEY)
-        .json(&json!({
-            "base64Data": base64::engine::general_purpose::STANDARD.encode(bytes),
-            "fileName": name, "uploadPath": "examples",
-        }))
-        .send()
-        .await
+    emu.store_bytes(bytes, "examples", name).await["downloadUrl"]
+        .as_str()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(v["code"], 200, "{v}");
-    v["data"]["downloadUrl"].as_str().unwrap().to_owned()
+        .to_owned()
 }
 
-/// A mono 8 kHz WAV of `seconds`.
 fn wav(seconds: f64) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 8000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut w = hound::WavWriter::new(&mut out, spec).unwrap();
-    for i in 0..(seconds * 8000.0) as usize {
-        let s = (i as f64 * 440.0 * std::f64::consts::TAU / 8000.0).sin() * 8000.0;
-        w.write_sample(s as i16).unwrap();
-    }
-    w.finalize().unwrap();
-    out.into_inner()
+    common::sine_wav(seconds)
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ mod common;
 
 use std::f32::consts::TAU;
 
-use common::{Emu, KEY};
+use common::Emu;
 use serde_json::{json, Value};
 
 const RATE: f32 = 22_050.0;
@@ -98,21 +98,7 @@ async fn song(emu: &Emu, min_s: f64) -> (String, Value) {
 
 /// Stores `url`'s bytes on the upload host: the `uploadUrl` the audio operations take.
 async fn upload(emu: &Emu, url: &str, name: &str) -> String {
-    let v: Value = emu
-        .http
-        .post(format!("{}/api/file-url-upload", emu.upload))
-        .bearer_auth(KEY)
-        .json(&json!({"fileUrl": url, "uploadPath": "newer", "fileName": format!("{name}.wav")}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    v["data"]["downloadUrl"]
-        .as_str()
-        .expect("uploaded")
-        .to_owned()
+    emu.store_url(url, "newer", name).await
 }
 
 async fn music_done(emu: &Emu, id: &str) -> Value {

@@ -3,26 +3,15 @@
 
 mod common;
 
-use common::{rand_name, Emu, KEY};
-use serde_json::{json, Value};
+use common::{rand_name, Emu};
+use serde_json::json;
 
 /// Uploads `bytes` as `name` (Base64) and returns its `fileUrl`.
 async fn upload(emu: &Emu, bytes: &[u8], name: &str) -> String {
-    use base64::Engine;
-    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
-    let v: Value = emu
-        .http
-        .post(format!("{}/api/file-base64-upload", emu.upload))
-        .bearer_auth(KEY)
-        .json(&json!({"base64Data": data, "uploadPath": "src", "fileName": name}))
-        .send()
-        .await
+    emu.store_bytes(bytes, "src", name).await["fileUrl"]
+        .as_str()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(v["code"], 200, "{v}");
-    v["data"]["fileUrl"].as_str().unwrap().to_owned()
+        .to_owned()
 }
 
 #[tokio::test]

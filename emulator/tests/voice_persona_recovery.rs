@@ -5,8 +5,7 @@
 
 mod common;
 
-use base64::Engine;
-use common::{rand_name, Emu, KEY};
+use common::{rand_name, Emu};
 use serde_json::{json, Value};
 use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Stage;
@@ -15,43 +14,16 @@ use tunesmith_protocol::Stage;
 const STAGE: i64 = 600_000;
 const PACED: [&str; 3] = ["--manual-clock", "--stage-delay-ms", "600000"];
 
-/// A mono 8 kHz WAV of `seconds`.
 fn wav(seconds: f64) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 8000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut w = hound::WavWriter::new(&mut out, spec).unwrap();
-    for i in 0..(seconds * 8000.0) as usize {
-        let s = (i as f64 * 440.0 * std::f64::consts::TAU / 8000.0).sin() * 8000.0;
-        w.write_sample(s as i16).unwrap();
-    }
-    w.finalize().unwrap();
-    out.into_inner()
+    common::sine_wav(seconds)
 }
 
 /// Uploads `bytes` as `name`; its download URL.
 async fn upload(emu: &Emu, bytes: &[u8], name: &str) -> String {
-    let v: Value = emu
-        .http
-        .post(format!("{}/api/file-base64-upload", emu.upload))
-        .bearer_auth(KEY)
-        .json(&json!({
-            "base64Data": base64::engine::general_purpose::STANDARD.encode(bytes),
-            "fileName": name,
-            "uploadPath": "voice",
-        }))
-        .send()
-        .await
+    emu.store_bytes(bytes, "voice", name).await["downloadUrl"]
+        .as_str()
         .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(v["code"], 200, "{v}");
-    v["data"]["downloadUrl"].as_str().unwrap().to_owned()
+        .to_owned()
 }
 
 /// The family and outcome the client's callback parser reads from a delivered body.

@@ -179,3 +179,65 @@ pub fn rand_name() -> String {
     static N: AtomicU64 = AtomicU64::new(0);
     format!("n{}", N.fetch_add(1, Ordering::Relaxed))
 }
+
+impl Emu {
+    /// Stores `bytes` as `name` under `folder` on the upload host (Base64); the stored record.
+    pub async fn store_bytes(&self, bytes: &[u8], folder: &str, name: &str) -> Value {
+        use base64::Engine;
+        let v: Value = self
+            .http
+            .post(format!("{}/api/file-base64-upload", self.upload))
+            .bearer_auth(KEY)
+            .json(&json!({
+                "base64Data": base64::engine::general_purpose::STANDARD.encode(bytes),
+                "fileName": name,
+                "uploadPath": folder,
+            }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(v["code"], 200, "{v}");
+        v["data"].clone()
+    }
+
+    /// Stores `url`'s bytes as `name.wav` under `folder` on the upload host: its download URL,
+    /// the `uploadUrl` the audio operations take.
+    pub async fn store_url(&self, url: &str, folder: &str, name: &str) -> String {
+        let v: Value = self
+            .http
+            .post(format!("{}/api/file-url-upload", self.upload))
+            .bearer_auth(KEY)
+            .json(&json!({"fileUrl": url, "uploadPath": folder, "fileName": format!("{name}.wav")}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        v["data"]["downloadUrl"]
+            .as_str()
+            .expect("uploaded")
+            .to_owned()
+    }
+}
+
+/// A mono 8 kHz WAV of `seconds`: a 440 Hz sine.
+pub fn sine_wav(seconds: f64) -> Vec<u8> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut w = hound::WavWriter::new(&mut out, spec).unwrap();
+    for i in 0..(seconds * 8000.0) as usize {
+        let s = (i as f64 * 440.0 * std::f64::consts::TAU / 8000.0).sin() * 8000.0;
+        w.write_sample(s as i16).unwrap();
+    }
+    w.finalize().unwrap();
+    out.into_inner()
+}
