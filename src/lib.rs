@@ -126,10 +126,7 @@ async fn call_op(
             ),
         )
     })?;
-    op.validate(&JsFields(&request))?;
-    for key in js::keys(&request).unwrap_or_default() {
-        rules::check_known(endpoint.fields, &key)?;
-    }
+    check_request(op, &request)?;
     let extra_fields = match &opts.extra_fields {
         Some(extra) => Some(js::plain_copy(extra).map_err(|e| {
             Error::invalid(
@@ -185,6 +182,16 @@ async fn call_op(
     let query: Vec<(&str, String)> = query.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     let data = inner.execute(op, body, &query, &opts).await?;
     Ok(normalize::output(op, data))
+}
+
+/// The package's rules for a request of `op` (plain data): the operation's rules, then no field
+/// it does not have. Shared by the client's calls and `validateRequest` (the companion's check).
+fn check_request(op: Op, request: &JsValue) -> Result<(), Error> {
+    op.validate(&JsFields(request))?;
+    for key in js::keys(request).unwrap_or_default() {
+        rules::check_known(op.endpoint().fields, &key)?;
+    }
+    Ok(())
 }
 
 /// A query parameter's text: strings as they are, numbers and booleans written out.

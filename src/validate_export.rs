@@ -4,8 +4,8 @@
 //! generated `pkg-template/server/routes.js`: a table in JS costs the wasm nothing.)
 
 use crate::errors::Error;
-use crate::js::{is_plain_object, keys, JsFields};
-use tunesmith_protocol::{rules, Op};
+use crate::js::is_plain_object;
+use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
 /// Throws the `ValidationError` the client would throw for `request` (a plain object of JSON data:
@@ -33,10 +33,6 @@ fn check(operation: &str, request: &JsValue) -> Result<(), Error> {
             "the request must be a JSON object",
         ));
     }
-    // The same two checks, in the same order, as the client's own calls (`call_op` in lib.rs).
-    op.validate(&JsFields(request))?;
-    for key in keys(request).unwrap_or_default() {
-        rules::check_known(op.endpoint().fields, &key)?;
-    }
-    Ok(())
+    // The very checks of the client's own calls.
+    crate::check_request(op, request)
 }
