@@ -67,7 +67,7 @@ async function* events(body) {
  * Follows `taskId` on the stream until its final event, the deadline, the signal, or the stream
  * staying down; reports each new stage. The caller's waiter then makes the final query.
  */
-async function follow(client, companion, family, taskId, { signal, deadline, stallMs }, report) {
+async function follow(client, companion, family, taskId, { signal, deadline, stallMs, early }, report) {
   let lastId = 0;
   let drops = 0;
   for (;;) {
@@ -101,7 +101,13 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
         if (id !== null) lastId = id;
         watch();
         if (event.taskId !== taskId) continue;
-        if (isFinal(event.state)) return;
+        if (isFinal(event.state)) {
+          // Success is reported as it is pushed (the final record's query, which resolves the
+          // wait, takes tens of milliseconds more); a failure ends the wait without a report,
+          // as the client's own waiters do.
+          if (event.state === "succeeded" && early) report(recordOf(event));
+          return;
+        }
         report(recordOf(event));
       }
     } catch (e) {
@@ -152,13 +158,17 @@ export async function waitPushed(client, companion, family, taskRef, options) {
     }
   };
   try {
-    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_STALL_MS }, report);
+    // A waiter reports success as it is pushed; watchTask (`final: "record"`) yields the final
+    // record itself, as its last value.
+    const early = opts.final !== "record";
+    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_STALL_MS, early }, report);
   } catch (e) {
     if (e instanceof ProgressThrew) throw e.error;
     throw e;
   }
   const left = Math.max(1, deadline - Date.now());
-  return waiter.call(client, taskId, { ...opts, timeoutMs: left, onProgress: report }).catch((e) => {
+  const { final: _final, ...waiterOptions } = opts;
+  return waiter.call(client, taskId, { ...waiterOptions, timeoutMs: left, onProgress: report }).catch((e) => {
     throw e instanceof ProgressThrew ? e.error : e;
   });
 }
@@ -206,7 +216,7 @@ export async function* watch(client, companion, [taskRef, options]) {
   const signal = options?.signal;
   if (signal?.aborted) stop.abort();
   signal?.addEventListener?.("abort", () => stop.abort(), { once: true });
-  const opts = { ...(options ?? {}), signal: stop.signal, onProgress: (record) => (queue.push(record), wake?.()) };
+  const opts = { ...(options ?? {}), final: "record", signal: stop.signal, onProgress: (record) => (queue.push(record), wake?.()) };
   waitPushed(client, companion, "music", taskRef, opts).then(
     () => ((outcome = { done: true }), wake?.()),
     (error) => ((outcome = { error }), wake?.()),

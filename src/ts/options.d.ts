@@ -12,8 +12,9 @@ export interface ClientOptions {
    * A companion server (`tunesmith/server`) that holds the key: requests go to `{companionUrl}/music`
    * and `/upload` (so `baseUrl`, `uploadUrl` and `apiKey` are not used), cookies go along, and the
    * waiters and `watchTask` follow the task on the companion's event stream: each stage is pushed
-   * (the records of intermediate stages carry the event's fields: taskId, state, stage and the
-   * family's data) and one query fetches the final record. When the stream drops, they reconnect
+   * (`onProgress` gets the event's fields: taskId, state, stage and the family's data, success
+   * included, as soon as it is pushed) and one query fetches the final record, which the waiter
+   * resolves with and `watchTask` yields last. When the stream drops, they reconnect
    * (missing nothing) and, if it stays down, poll through the companion.
    */
   companionUrl?: string;
