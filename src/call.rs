@@ -236,11 +236,10 @@ fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let code = get_f64(&reply.body, "code").map(|c| c as i64);
     let msg = get_string(&reply.body, "msg").unwrap_or_default();
     let success = get(&reply.body, "success").as_bool();
-    // Recovery's own envelope: 201 (running) and 500 (every track failed) are states of a task
-    // that exists, told by its `task_id` beside the code; the client builds the record from it.
-    if op.answer() == Answer::Envelope
-        && matches!(code, Some(200 | 201 | 500))
-        && get_string(&reply.body, "task_id").is_some_and(|s| !s.is_empty())
+    // Recovery's own envelope is the record (the client builds it from the whole answer).
+    if op
+        .answer()
+        .is_state_envelope(code, get_string(&reply.body, "task_id").as_deref())
     {
         return Ok(reply.body);
     }

@@ -85,6 +85,19 @@ impl Answer {
             Answer::Object | Answer::Record(_) | Answer::Envelope => "a record",
         }
     }
+
+    /// Whether an answer with `code` and `task_id` beside it is the task's state rather than an
+    /// error: only for `Envelope` (recovery), whose 201 (running) and 500 (every track failed)
+    /// are states of a task that exists, told by its `task_id`.
+    pub fn is_state_envelope(self, code: Option<i64>, task_id: Option<&str>) -> bool {
+        use crate::status::{RECOVERY_ALL_FAILED, RECOVERY_DONE, RECOVERY_RUNNING};
+        self == Answer::Envelope
+            && matches!(
+                code,
+                Some(RECOVERY_DONE | RECOVERY_RUNNING | RECOVERY_ALL_FAILED)
+            )
+            && task_id.is_some_and(|t| !t.is_empty())
+    }
 }
 
 /// How an operation is called and what its request must satisfy.

@@ -25,18 +25,12 @@ struct Raw {
 /// The envelope's `data` on success; the family's error otherwise.
 pub(super) fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
-    // Recovery's own envelope: 201 (running) and 500 (every track failed) are states of a task
-    // that exists, told by the `task_id` beside the code; the whole answer is the record.
+    // Recovery's own envelope: the whole answer is the record.
     if op.answer() == Answer::Envelope {
-        let code = js_sys::Reflect::get(&reply.body, &JsValue::from_str("code"))
-            .ok()
-            .and_then(|c| c.as_f64());
-        let task_id = js_sys::Reflect::get(&reply.body, &JsValue::from_str("task_id"))
-            .ok()
-            .and_then(|t| t.as_string());
-        if matches!(code, Some(c) if c == 200.0 || c == 201.0 || c == 500.0)
-            && task_id.is_some_and(|t| !t.is_empty())
-        {
+        let read = |key: &str| js_sys::Reflect::get(&reply.body, &JsValue::from_str(key)).ok();
+        let code = read("code").and_then(|c| c.as_f64()).map(|c| c as i64);
+        let task_id = read("task_id").and_then(|t| t.as_string());
+        if op.answer().is_state_envelope(code, task_id.as_deref()) {
             return Ok(reply.body);
         }
     }

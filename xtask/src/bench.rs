@@ -34,18 +34,7 @@ const CREATORS: u64 = 32;
 const BASELINE_PATH: &str = "/api/v1/generate/credit";
 
 pub fn run(opts: &Options) -> Result<()> {
-    let sections: Vec<&str> = match &opts.only {
-        None => SECTIONS.to_vec(),
-        Some(names) => {
-            if let Some(bad) = names.iter().find(|n| !SECTIONS.contains(&n.as_str())) {
-                bail!("unknown section `{bad}`; sections: {}", SECTIONS.join(", "));
-            }
-            SECTIONS
-                .into_iter()
-                .filter(|s| names.iter().any(|n| n == s))
-                .collect()
-        }
-    };
+    let sections = crate::pick_sections(&SECTIONS, opts.only.as_deref())?;
     let needs_emulator = sections.iter().any(|s| *s != "size");
     let bin = if needs_emulator {
         Some(emulator::build()?)

@@ -129,6 +129,22 @@ fn run(args: &[String]) -> Result<bool> {
 }
 
 /// The repository root: the parent of this crate's folder.
+/// The sections of `bench` or `chaos` to run: all of `all` in their order, or those `--only`
+/// names (an unknown name is an error listing the valid ones).
+pub fn pick_sections<'a>(all: &[&'a str], only: Option<&[String]>) -> Result<Vec<&'a str>> {
+    let Some(names) = only else {
+        return Ok(all.to_vec());
+    };
+    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
+        bail!("unknown section `{bad}`; sections: {}", all.join(", "));
+    }
+    Ok(all
+        .iter()
+        .copied()
+        .filter(|s| names.iter().any(|n| n == s))
+        .collect())
+}
+
 pub fn root() -> PathBuf {
     let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)

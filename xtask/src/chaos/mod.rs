@@ -12,7 +12,7 @@ mod secrets;
 mod short;
 
 use crate::emulator;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use std::time::Instant;
 
 pub struct Options {
@@ -31,18 +31,7 @@ pub const FUZZ_INPUTS_GOAL: u64 = 10_000_000;
 pub const KILLS_GOAL: u32 = 50;
 
 pub fn run(opts: &Options) -> Result<bool> {
-    let sections: Vec<&str> = match &opts.only {
-        None => SECTIONS.to_vec(),
-        Some(names) => {
-            if let Some(bad) = names.iter().find(|n| !SECTIONS.contains(&n.as_str())) {
-                bail!("unknown section `{bad}`; sections: {}", SECTIONS.join(", "));
-            }
-            SECTIONS
-                .into_iter()
-                .filter(|s| names.iter().any(|n| n == s))
-                .collect()
-        }
-    };
+    let sections = crate::pick_sections(&SECTIONS, opts.only.as_deref())?;
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
