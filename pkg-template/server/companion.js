@@ -7,28 +7,35 @@ import { cors, preflight } from "./cors.js";
 import { forward } from "./forward.js";
 import { receiveCallback } from "./callbacks.js";
 import { eventStream } from "./events.js";
+import { requestStarted } from "./limits.js";
+
+/** @typedef {import("./options.js").CompanionOptions} CompanionOptions */
+/** @typedef {import("./options.js").Context} Context */
 
 /**
- * Returns a Web-standard handler, `(request: Request) => Promise<Response>`, serving under the path
- * of `publicUrl`: `/music/*` and `/upload/*` (the two hosts of the service, allowed operations
- * only), `/events` (the caller's events, as Server-Sent Events) and `/callbacks/<token>` (the
- * service's callbacks).
+ * A Web-standard handler, as Node (through `toNodeListener`), Deno, Bun, Workers and Next use.
+ * `origin` is `publicUrl`'s, which `toNodeListener` builds request URLs from; `close()` releases
+ * the store's connections and timers and the pool of connections to the service.
+ * @typedef {((request: Request) => Promise<Response>) & { origin: string, close(): Promise<void> }} CompanionHandler
+ */
+
+/**
+ * The companion: serves `/music/*` and `/upload/*` (the allowed operations, with the key added),
+ * `/events` (the caller's task events as Server-Sent Events) and `/callbacks/<token>` (the
+ * service's callbacks) under the path of `publicUrl`.
+ * @param {CompanionOptions} options
+ * @returns {CompanionHandler}
  */
 export function createCompanion(options) {
   const ctx = readOptions(options);
-  const scrub = (text) => String(text).split(ctx.apiKey).join("[redacted]");
-  ctx.scrub = scrub;
-  const log = ctx.log;
-  ctx.log = (line) => {
-    try {
-      log(scrub(line));
-    } catch {
-      // A failing logger must not fail a request.
-    }
-  };
+  ctx.upstream.onWarning(ctx.log);
 
+  /** @param {Request} request */
   async function handle(request) {
-    const url = new URL(request.url);
+    // Only the path and query of the request's URL are read: its origin comes from a Host header,
+    // which anyone can write. The companion's origin is publicUrl's.
+    const sent = new URL(request.url);
+    const url = new URL(sent.pathname + sent.search, ctx.publicOrigin);
     if (!url.pathname.startsWith(ctx.prefix + "/") && url.pathname !== ctx.prefix) {
       return refuse(404, "not_found", "not a route of this companion");
     }
@@ -39,7 +46,7 @@ export function createCompanion(options) {
       return receiveCallback(ctx, path.slice("/callbacks/".length), request);
     }
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== url.origin && origin !== new URL(ctx.publicUrl).origin && !ctx.origins.has(origin)) {
+    if (origin !== null && origin !== ctx.publicOrigin && !ctx.origins.has(origin)) {
       return refuse(403, "origin_refused", "this origin may not call the companion");
     }
     if (request.method === "OPTIONS") return preflight(origin, request);
@@ -50,17 +57,28 @@ export function createCompanion(options) {
       }
       const host = path.startsWith("/music/") ? "music" : path.startsWith("/upload/") ? "upload" : null;
       if (!host) return refuse(404, "not_found", "not a route of this companion");
-      return forward(ctx, user, host, path.slice(host.length + 1), url, request);
+      const started = requestStarted(ctx, user);
+      if ("refusal" in started) return started.refusal;
+      const lease = { bytes: 0 };
+      try {
+        return await forward(ctx, user, host, path.slice(host.length + 1), url, request, lease);
+      } finally {
+        ctx.inFlight.bodyBytes -= lease.bytes;
+        started.done();
+      }
     });
     return cors(answer, origin);
   }
 
+  /**
+   * @param {Request} request @param {(user: string) => Promise<Response>} then
+   */
   async function authorized(request, then) {
     let user;
     try {
       user = await ctx.authorize(request);
     } catch (e) {
-      ctx.log(`companion: authorize threw: ${e?.message ?? e}`);
+      ctx.log(`companion: authorize threw: ${/** @type {Error} */ (e)?.message ?? e}`);
       return refuse(401, "unauthorized", "sign in first: the companion could not tell who you are");
     }
     if (typeof user === "string" && user !== "") return then(user);
@@ -71,14 +89,20 @@ export function createCompanion(options) {
     return refuse(401, "unauthorized", "sign in first: the companion could not tell who you are");
   }
 
+  /** @param {Request} request */
   const handler = async (request) => {
     try {
       return await handle(request);
     } catch (e) {
-      ctx.log(`companion: ${request.method} ${new URL(request.url).pathname} failed: ${e?.stack ?? e}`);
+      // The log line names the path, whose callback token (if any) the log cuts out.
+      ctx.log(`companion: ${request.method} ${new URL(request.url).pathname} failed: ${/** @type {Error} */ (e)?.stack ?? e}`);
       return refuse(500, "companion_error", "the companion failed to handle this request; it is logged");
     }
   };
-  handler.close = () => ctx.store.close?.();
-  return handler;
+  return Object.assign(handler, {
+    origin: ctx.publicOrigin,
+    async close() {
+      await Promise.all([ctx.store.close?.(), ctx.upstream.close()]);
+    },
+  });
 }

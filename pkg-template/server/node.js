@@ -1,12 +1,27 @@
 // `toNodeListener`: the companion (or any Web-standard handler) as a `node:http` request listener.
 // Bodies stream both ways with backpressure; a client that goes away cancels the answer's stream
-// (which closes an event stream and its subscription). No `node:` import, so the entry stays
-// loadable in Workers and browsers.
+// (which closes an event stream and its subscription), and an answer's stream that fails (an event
+// stream letting go of a page that does not read) closes the connection. No `node:` import, so the
+// entry stays loadable in Workers and browsers.
 
-/** `http.createServer(toNodeListener(handler))`. */
-export function toNodeListener(handler) {
+/** A request target Node parsed but a Web `Request` cannot carry: answered here, never handled. */
+const BAD_TARGET = JSON.stringify({
+  code: 400,
+  msg: "the request target must be a path (origin form), with a method other than CONNECT, TRACE or TRACK",
+  error: "bad_request",
+});
+
+/**
+ * `http.createServer(toNodeListener(handler))`. Request URLs are built on `origin` (default: the
+ * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header.
+ * @param {((request: Request) => Promise<Response>) & { origin?: string }} handler
+ * @param {{ origin?: string }} [options]
+ * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void}
+ */
+export function toNodeListener(handler, options = {}) {
+  const origin = new URL(options.origin ?? handler.origin ?? "http://localhost").origin;
   return (req, res) => {
-    serve(handler, req, res).catch((e) => {
+    serve(handler, origin, req, res).catch((e) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
       // Only the message: the handler scrubbed what it logs, this line names no request data.
@@ -15,7 +30,27 @@ export function toNodeListener(handler) {
   };
 }
 
-async function serve(handler, req, res) {
+/**
+ * Resolves (with false) once `res` can take more, or is closed.
+ * @param {import("node:http").ServerResponse} res @returns {Promise<boolean>}
+ */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve(false);
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * @param {(request: Request) => Promise<Response>} handler @param {string} origin
+ * @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
+ */
+async function serve(handler, origin, req, res) {
   const abort = new AbortController();
   res.on("close", () => abort.abort());
   const headers = new Headers();
@@ -23,13 +58,27 @@ async function serve(handler, req, res) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const proto = req.socket.encrypted ? "https" : "http";
-  const init = { method: req.method, headers, signal: abort.signal };
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = ReadableStream.from(req);
+  const method = req.method ?? "GET";
+  /** @type {RequestInit & { duplex?: string }} */
+  const init = { method, headers, signal: abort.signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = /** @type {ReadableStream<Uint8Array>} */ (/** @type {any} */ (ReadableStream).from(req));
     init.duplex = "half";
   }
-  const response = await handler(new Request(`${proto}://${req.headers.host ?? "localhost"}${req.url}`, init));
+  let request;
+  try {
+    if (!req.url?.startsWith("/")) throw new TypeError("not an origin-form target");
+    request = new Request(origin + req.url, init);
+  } catch {
+    res.writeHead(400, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(BAD_TARGET.length), // ASCII: one byte a character
+      connection: "close",
+    });
+    return void res.end(BAD_TARGET);
+  }
+  const response = await handler(request);
+  /** @type {Record<string, string>} */
   const out = {};
   for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
   res.writeHead(response.status, out);
@@ -38,15 +87,20 @@ async function serve(handler, req, res) {
   res.flushHeaders();
   const reader = response.body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
+  // A stream that fails while the connection waits for a drain ends the connection.
+  const failed = reader.closed.then(
+    () => false,
+    () => true,
+  );
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!res.write(value)) {
-      await new Promise((resolve) => {
-        res.once("drain", resolve);
-        res.once("close", resolve);
-      });
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return void res.destroy();
     }
+    if (chunk.done) break;
+    if (!res.write(chunk.value) && (await Promise.race([drained(res), failed]))) return void res.destroy();
     if (res.destroyed) return void reader.cancel().catch(() => {});
   }
   res.end();
