@@ -4,6 +4,19 @@
 
 /** @typedef {import("./options.js").Context} Context */
 
+/** Where an answer the companion made keeps its text, so that `toNodeListener` writes it without
+ * reading the body's stream (which costs more than making the answer). */
+export const TEXT = Symbol("text");
+
+/**
+ * A Response of `text`, which carries it under `TEXT` too.
+ * @param {string} text @param {number} status @param {Record<string, string>} headers
+ * @returns {Response}
+ */
+export function textAnswer(text, status, headers) {
+  return Object.assign(new Response(text, { status, headers }), { [TEXT]: text });
+}
+
 const HEADERS = {
   "content-type": "application/json; charset=utf-8",
   "cache-control": "no-store",
@@ -15,7 +28,7 @@ const HEADERS = {
  * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
  */
 export function json(status, body, headers = {}) {
-  return new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers } });
+  return textAnswer(JSON.stringify(body), status, { ...HEADERS, ...headers });
 }
 
 /**

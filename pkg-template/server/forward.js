@@ -3,7 +3,7 @@
 // the caller's limits, before anything is spent; the key is added here, and the service's answer
 // reaches the page with known-good headers only and no secret in it.
 import { ROUTES } from "./routes.js";
-import { readJson, refuse } from "./answers.js";
+import { readJson, refuse, textAnswer } from "./answers.js";
 import { MAX_BASE64_JSON_BYTES, MAX_JSON_BYTES } from "./options.js";
 import { bindTask, dropToken, keepToken, newToken, tokenIsOf } from "./callbacks.js";
 import { TASK_IN_FLIGHT_MS, checkRate, taskEnded, taskStarted } from "./limits.js";
@@ -170,7 +170,7 @@ function answer(ctx, upstream, text) {
   if (retryAfterMs && RETRY_SECONDS.test(retryAfterMs)) headers["retry-after-ms"] = retryAfterMs;
   const requestId = upstream.header("x-request-id")?.trim();
   if (requestId && REQUEST_ID.test(requestId)) headers["x-request-id"] = requestId;
-  return new Response(ctx.scrub(text), { status: upstream.status, headers });
+  return textAnswer(ctx.scrub(text), upstream.status, headers);
 }
 
 const unreachable = () => refuse(502, "service_unreachable", "the companion could not reach the service; try again");
@@ -195,7 +195,8 @@ async function send(ctx, target, request, body, stream = {}) {
       method: request.method,
       headers,
       body: body ?? stream.body,
-      signal: request.signal,
+      // An upload stops when its page leaves; a JSON request is small and ends on its own.
+      signal: stream.body ? request.signal : undefined,
     });
     return { upstream };
   } catch (e) {

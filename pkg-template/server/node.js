@@ -4,6 +4,8 @@
 // stream letting go of a page that does not read) closes the connection. No `node:` import, so the
 // entry stays loadable in Workers and browsers.
 
+import { TEXT } from "./answers.js";
+
 /** A request target Node parsed but a Web `Request` cannot carry: answered here, never handled. */
 const BAD_TARGET = JSON.stringify({
   code: 400,
@@ -51,8 +53,13 @@ function drained(res) {
  * @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
  */
 async function serve(handler, origin, req, res) {
-  const abort = new AbortController();
-  res.on("close", () => abort.abort());
+  // Made when the handler first reads `request.signal` (an AbortSignal costs as much as the rest of
+  // a small request), aborted when the client leaves before the answer is complete.
+  /** @type {AbortController | null} */
+  let abort = null;
+  res.on("close", () => {
+    if (!res.writableFinished) abort?.abort();
+  });
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -60,7 +67,7 @@ async function serve(handler, origin, req, res) {
   }
   const method = req.method ?? "GET";
   /** @type {RequestInit & { duplex?: string }} */
-  const init = { method, headers, signal: abort.signal };
+  const init = { method, headers };
   if (method !== "GET" && method !== "HEAD") {
     init.body = /** @type {ReadableStream<Uint8Array>} */ (/** @type {any} */ (ReadableStream).from(req));
     init.duplex = "half";
@@ -69,6 +76,9 @@ async function serve(handler, origin, req, res) {
   try {
     if (!req.url?.startsWith("/")) throw new TypeError("not an origin-form target");
     request = new Request(origin + req.url, init);
+    // Given to the constructor, a signal costs more than the whole request's handling (Node 20's
+    // Request follows it through weak references); the request carries its own, made on first use.
+    Object.defineProperty(request, "signal", { get: () => (abort ??= new AbortController()).signal });
   } catch {
     res.writeHead(400, {
       "content-type": "application/json; charset=utf-8",
@@ -81,27 +91,40 @@ async function serve(handler, origin, req, res) {
   /** @type {Record<string, string>} */
   const out = {};
   for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
-  res.writeHead(response.status, out);
-  if (!response.body) return void res.end();
-  // Headers go out at once: an event stream must reach the page before its first event.
-  res.flushHeaders();
+  // The companion's own answers carry their text: written at once, their body's stream never read.
+  const text = /** @type {Response & { [TEXT]?: string }} */ (response)[TEXT];
+  if (typeof text === "string" && !response.bodyUsed) {
+    return void res.writeHead(response.status, { ...out, "content-length": String(Buffer.byteLength(text)) }).end(text);
+  }
+  if (!response.body) return void res.writeHead(response.status, out).end();
   const reader = response.body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
+  const first = await reader.read();
+  if (first.done) return void res.writeHead(response.status, { ...out, "content-length": "0" }).end();
+  // A body in one chunk (every answer of the companion's but an event stream) goes out in one write,
+  // with its length; a stream goes out as it comes, its first chunk with the headers.
+  let next = reader.read();
+  const after = await Promise.race([next, new Promise((resolve) => setImmediate(resolve, null))]);
+  if (after?.done) {
+    return void res.writeHead(response.status, { ...out, "content-length": String(first.value.byteLength) }).end(first.value);
+  }
+  res.writeHead(response.status, out);
   // A stream that fails while the connection waits for a drain ends the connection.
   const failed = reader.closed.then(
     () => false,
     () => true,
   );
-  for (;;) {
-    let chunk;
+  /** @type {ReadableStreamReadResult<Uint8Array>} */
+  let chunk = first;
+  while (!chunk.done) {
+    if (!res.write(chunk.value) && (await Promise.race([drained(res), failed]))) return void res.destroy();
+    if (res.destroyed) return void reader.cancel().catch(() => {});
     try {
-      chunk = await reader.read();
+      chunk = await next;
     } catch {
       return void res.destroy();
     }
-    if (chunk.done) break;
-    if (!res.write(chunk.value) && (await Promise.race([drained(res), failed]))) return void res.destroy();
-    if (res.destroyed) return void reader.cancel().catch(() => {});
+    if (!chunk.done) next = reader.read();
   }
   res.end();
 }

@@ -188,7 +188,10 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
         toolchain::js_tools()?;
         // The companion's suites: a real Redis, and node-redis from their own lockfile.
         toolchain::redis_server()?;
-        toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+    }
+    if any(&[Stage::Lint, Stage::Js, Stage::E2e]) {
+        // node-redis for the suites, TypeScript for the companion's types (lint and a suite).
+        toolchain::npm_ci(&companion_tests())?;
     }
     if any(&[Stage::Wasm, Stage::E2e]) {
         toolchain::chromium()?;
@@ -199,6 +202,7 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
 fn lint() -> Result<()> {
     // Drift first: a stale generated file would make every later failure confusing.
     crate::codegen::run(true)?;
+    companion_types()?;
     proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
     proc::run(proc::cargo().args([
         "clippy",
@@ -221,6 +225,59 @@ fn lint() -> Result<()> {
         "-D",
         "warnings",
     ]))
+}
+
+fn companion_tests() -> PathBuf {
+    crate::root().join("tests").join("js").join("companion")
+}
+
+/// The companion's JavaScript source checked by tsc (`--checkJs --strict`, its tsconfig), and the
+/// declarations the package ships (`pkg-template/server/types/`) the ones tsc writes from it.
+fn companion_types() -> Result<()> {
+    let dir = companion_tests();
+    let shipped = crate::root()
+        .join("pkg-template")
+        .join("server")
+        .join("types");
+    let written = crate::target_dir().join("companion-types");
+    let _ = std::fs::remove_dir_all(&written);
+    proc::run(
+        Command::new("node")
+            .arg(
+                dir.join("node_modules")
+                    .join("typescript")
+                    .join("bin")
+                    .join("tsc"),
+            )
+            .arg("-p")
+            .arg(dir.join("tsconfig.json"))
+            .arg("--outDir")
+            .arg(&written),
+    )?;
+    let names = |d: &Path| -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(d).with_context(|| format!("reading {}", d.display()))? {
+            names.push(entry?.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
+    };
+    let expected = names(&written)?;
+    let stale = expected != names(&shipped).unwrap_or_default()
+        || expected.iter().any(|name| {
+            std::fs::read(written.join(name)).ok() != std::fs::read(shipped.join(name)).ok()
+        });
+    if stale {
+        bail!(
+            "pkg-template/server/types/ is not what tsc writes from the companion's source: \
+             delete it and run `node tests/js/companion/node_modules/typescript/bin/tsc -p tests/js/companion/tsconfig.json`"
+        );
+    }
+    println!(
+        "companion: source checked by tsc --strict, {} declaration files current",
+        expected.len()
+    );
+    Ok(())
 }
 
 fn native(summary: &mut Summary) -> Result<()> {

@@ -1,4 +1,14 @@
 export type Context = import("./options.js").Context;
+/** @typedef {import("./options.js").Context} Context */
+/** Where an answer the companion made keeps its text, so that `toNodeListener` writes it without
+ * reading the body's stream (which costs more than making the answer). */
+export declare const TEXT: unique symbol;
+/**
+ * A Response of `text`, which carries it under `TEXT` too.
+ * @param {string} text @param {number} status @param {Record<string, string>} headers
+ * @returns {Response}
+ */
+export declare function textAnswer(text: string, status: number, headers: Record<string, string>): Response;
 /**
  * A JSON answer with the given status, headers and body.
  * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
