@@ -32,10 +32,9 @@ export function createCompanion(options) {
 
   /** @param {Request} request */
   async function handle(request) {
-    // Only the path and query of the request's URL are read: its origin comes from a Host header,
-    // which anyone can write. The companion's origin is publicUrl's.
-    const sent = new URL(request.url);
-    const url = new URL(sent.pathname + sent.search, ctx.publicOrigin);
+    // Only the path and query of the request's URL are read: its origin may come from a Host
+    // header, which anyone can write. The companion's origin is publicUrl's.
+    const url = new URL(request.url);
     if (!url.pathname.startsWith(ctx.prefix + "/") && url.pathname !== ctx.prefix) {
       return refuse(404, "not_found", "not a route of this companion");
     }

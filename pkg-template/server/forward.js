@@ -17,11 +17,18 @@ import { validateRequest } from "./wasm.js";
 const STREAM_UPLOAD = "uploadFile";
 const BASE64_UPLOAD = "uploadBase64";
 
+/** Each companion's routes by `"<host> <method> <path>"`, its service segment in the paths. */
+/** @type {WeakMap<Context, Map<string, Route>>} */
+const routeMaps = new WeakMap();
+
 /** @param {Context} ctx @param {string} host @param {string} method @param {string} path */
 function findRoute(ctx, host, method, path) {
-  return ROUTES.find(
-    (r) => r.host === host && r.method === method && r.path.replace("{svc}", ctx.serviceSegment) === path,
-  );
+  let routes = routeMaps.get(ctx);
+  if (!routes) {
+    routes = new Map(ROUTES.map((r) => [`${r.host} ${r.method} ${r.path.replace("{svc}", ctx.serviceSegment)}`, r]));
+    routeMaps.set(ctx, routes);
+  }
+  return routes.get(`${host} ${method} ${path}`);
 }
 
 /**
@@ -91,11 +98,9 @@ export async function forward(ctx, user, host, path, url, request, lease) {
     await keepToken(ctx, token, user);
   }
 
-  const target = new URL((host === "music" ? ctx.baseUrl : ctx.uploadUrl) + path);
-  if (route.method === "GET") {
-    for (const [name, value] of Object.entries(fields)) target.searchParams.set(name, String(value));
-  }
-  const sent = await send(ctx, target, request, route.method === "GET" ? undefined : JSON.stringify(fields));
+  let target = (host === "music" ? ctx.baseUrl : ctx.uploadUrl) + path;
+  if (route.method === "GET") target += `?${new URLSearchParams(/** @type {Record<string, string>} */ (fields))}`;
+  const sent = await send(ctx, target, path, request, route.method === "GET" ? undefined : serialize(fields));
   const text = "failure" in sent ? null : await sent.upstream.text().catch(() => null);
   if (token) {
     const taskId = text && createdTaskId(text);
@@ -110,7 +115,7 @@ export async function forward(ctx, user, host, path, url, request, lease) {
   if ("failure" in sent) return sent.failure;
   if (text === null) return unreachable();
   if (unknownTask !== null) return unknown(ctx, user, text, unknownTask);
-  await recordReferences(ctx, user, text);
+  await recordReferences(ctx, user, text, route.method === "GET" ? `${route.operation} ${url.search}` : null);
   return answer(ctx, sent.upstream, text);
 }
 
@@ -132,6 +137,24 @@ async function unknown(ctx, user, text, field) {
     }
   }
   return refuse(404, "not_found", "no task of yours has this id", { field });
+}
+
+/**
+ * The JSON of `fields`. A long string field (a Base64 upload's data) is not copied into the result:
+ * the text around it is joined to it, and the one copy is the bytes sent.
+ * @param {Record<string, unknown>} fields
+ */
+function serialize(fields) {
+  const long = Object.keys(fields).find((k) => typeof fields[k] === "string" && /** @type {string} */ (fields[k]).length > 65536);
+  if (long === undefined) return JSON.stringify(fields);
+  const value = /** @type {string} */ (fields[long]);
+  // Base64 and data URLs need no escaping; anything else is written out as JSON writes it.
+  if (!/^[A-Za-z0-9+/=:;,.-]*$/.test(value)) return JSON.stringify(fields);
+  // A marker no other field can hold, written where the value goes.
+  const marker = JSON.stringify(`\u0000${crypto.randomUUID()}`);
+  const around = JSON.stringify({ ...fields, [long]: JSON.parse(marker) });
+  const at = around.indexOf(marker);
+  return around.slice(0, at + 1) + value + around.slice(at + marker.length - 1);
 }
 
 /** @param {string} text */
@@ -177,11 +200,11 @@ const unreachable = () => refuse(502, "service_unreachable", "the companion coul
 
 /**
  * One request to the service: `{ upstream }`, or `{ failure }`, a 502 that names no secret.
- * @param {Context} ctx @param {URL} target @param {Request} request @param {string | undefined} body
+ * @param {Context} ctx @param {string} target @param {string} path @param {Request} request @param {string | undefined} body
  * @param {{ body?: ReadableStream<Uint8Array>, contentType?: string }} [stream]
  * @returns {Promise<{ upstream: UpstreamAnswer } | { failure: Response }>}
  */
-async function send(ctx, target, request, body, stream = {}) {
+async function send(ctx, target, path, request, body, stream = {}) {
   /** @type {Record<string, string>} */
   const headers = { authorization: `Bearer ${ctx.apiKey}`, accept: "application/json" };
   const contentType = body === undefined ? stream.contentType : "application/json";
@@ -191,7 +214,7 @@ async function send(ctx, target, request, body, stream = {}) {
     if (v !== null) headers[name] = v;
   }
   try {
-    const upstream = await ctx.upstream.send(target.href, {
+    const upstream = await ctx.upstream.send(target, {
       method: request.method,
       headers,
       body: body ?? stream.body,
@@ -201,7 +224,7 @@ async function send(ctx, target, request, body, stream = {}) {
     return { upstream };
   } catch (e) {
     const error = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (e);
-    ctx.log(`companion: ${request.method} ${target.pathname} did not reach the service: ${error?.cause?.code ?? error?.code ?? error?.message ?? e}`);
+    ctx.log(`companion: ${request.method} ${path} did not reach the service: ${error?.cause?.code ?? error?.code ?? error?.message ?? e}`);
     return { failure: unreachable() };
   }
 }
@@ -228,8 +251,7 @@ async function forwardStream(ctx, route, request) {
       },
     }),
   );
-  const target = new URL(ctx.uploadUrl + route.path);
-  const sent = await send(ctx, target, request, undefined, {
+  const sent = await send(ctx, ctx.uploadUrl + route.path, route.path, request, undefined, {
     body: counted,
     contentType: request.headers.get("content-type") ?? "application/octet-stream",
   });

@@ -21,7 +21,7 @@ export const DEFAULT_LIMITS = Object.freeze(
     eventStreams: 10,
     requestsInFlight: 16,
     totalRequestsInFlight: 1024,
-    bodyBytesInFlight: 67108864,
+    bodyBytesInFlight: 33554432,
     uploadBytes: 104857600,
   }),
 );
@@ -207,6 +207,9 @@ export function readOptions(o) {
     /** References written to the store lately (`user id`, at what time), so that a record read
      * again and again is not written again each time. */
     recorded: /** @type {Map<string, number>} */ (new Map()),
+    /** The last record each user read by each query, and when: one read again unchanged names
+     * nothing new. */
+    lastRecords: /** @type {Map<string, { text: string, at: number }>} */ (new Map()),
     /** Callback tokens whose create is in flight here: resolved when it answers. */
     binding: /** @type {Map<string, () => void>} */ (new Map()),
   };

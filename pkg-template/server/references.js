@@ -14,14 +14,22 @@ const NAMED_ID = /"(?:id|personaId|voiceId)"\s*:\s*"([^"\\]{1,200})"/g;
 /** Lately written references are not written again for this long (a record is read often). */
 const REWRITE_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
+/** Records remembered whole (a few KB each) to notice one read again unchanged. */
+const MAX_RECORDS = 1000;
 
 /**
  * Writes down as `user`'s every id `text` (a record, an answer or a callback of theirs) names. The
- * first owner stays the owner: a record that repeats an id of another user's claims nothing.
- * @param {Context} ctx @param {string} user @param {string} text
+ * first owner stays the owner: a record that repeats an id of another user's claims nothing. A
+ * record read again unchanged (`query` names it) is not read through again.
+ * @param {Context} ctx @param {string} user @param {string} text @param {string | null} [query]
  */
-export async function recordReferences(ctx, user, text) {
+export async function recordReferences(ctx, user, text, query = null) {
   const now = Date.now();
+  const key = query === null ? null : `${user} ${query}`;
+  if (key !== null) {
+    const last = ctx.lastRecords.get(key);
+    if (last && last.text === text && now - last.at < REWRITE_MS) return;
+  }
   /** @type {Promise<unknown>[]} */
   const writes = [];
   for (const [, id] of text.matchAll(NAMED_ID)) {
@@ -32,6 +40,10 @@ export async function recordReferences(ctx, user, text) {
     writes.push(ctx.store.setIfAbsent(`ref:${id}`, user, ctx.retentionMs));
   }
   await Promise.all(writes);
+  if (key !== null) {
+    if (ctx.lastRecords.size >= MAX_RECORDS) ctx.lastRecords.clear();
+    ctx.lastRecords.set(key, { text, at: now });
+  }
 }
 
 /**

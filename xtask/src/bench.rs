@@ -414,7 +414,7 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-/// The companion server (issue 14): `bench/companion/companion.mjs` against an emulator whose
+/// The companion server: `bench/companion/companion.mjs` against an emulator whose
 /// stages are 1.5 s apart, so that a poller makes several queries per task.
 fn companion(bin: &std::path::Path) -> Result<()> {
     toolchain::js_tools()?;

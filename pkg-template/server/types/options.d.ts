@@ -12,7 +12,7 @@ export declare const DEFAULT_LIMITS: Readonly<{
     readonly eventStreams: 10;
     readonly requestsInFlight: 16;
     readonly totalRequestsInFlight: 1024;
-    readonly bodyBytesInFlight: 67108864;
+    readonly bodyBytesInFlight: 33554432;
     readonly uploadBytes: 104857600;
 }>;
 /** The other defaults of `createCompanion`'s options. */
@@ -250,6 +250,12 @@ export declare function readOptions(o: CompanionOptions): {
     /** References written to the store lately (`user id`, at what time), so that a record read
      * again and again is not written again each time. */
     recorded: Map<string, number>;
+    /** The last record each user read by each query, and when: one read again unchanged names
+     * nothing new. */
+    lastRecords: Map<string, {
+        text: string;
+        at: number;
+    }>;
     /** Callback tokens whose create is in flight here: resolved when it answers. */
     binding: Map<string, () => void>;
 };

@@ -4,10 +4,11 @@ export type Context = import("./options.js").Context;
 export declare const REFERENCE_FIELDS: readonly string[];
 /**
  * Writes down as `user`'s every id `text` (a record, an answer or a callback of theirs) names. The
- * first owner stays the owner: a record that repeats an id of another user's claims nothing.
- * @param {Context} ctx @param {string} user @param {string} text
+ * first owner stays the owner: a record that repeats an id of another user's claims nothing. A
+ * record read again unchanged (`query` names it) is not read through again.
+ * @param {Context} ctx @param {string} user @param {string} text @param {string | null} [query]
  */
-export declare function recordReferences(ctx: Context, user: string, text: string): Promise<void>;
+export declare function recordReferences(ctx: Context, user: string, text: string, query?: string | null): Promise<void>;
 /**
  * The 404 for the first reference in `fields` that is not `user`'s (the same answer whether it is
  * another user's or unknown: a guess learns nothing), or null.
