@@ -91,12 +91,6 @@ async function serve(handler, origin, req, res) {
   /** @type {Record<string, string>} */
   const out = {};
   for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
-  // A body refused unread (too large, too many at once) is not read to keep the connection: the
-  // connection closes after the answer, and the rest of the body is never taken in.
-  if (init.body && !request.bodyUsed) {
-    out.connection = "close";
-    res.on("finish", () => req.destroy());
-  }
   // The companion's own answers carry their text: written at once, their body's stream never read.
   const text = /** @type {Response & { [TEXT]?: string }} */ (response)[TEXT];
   if (typeof text === "string" && !response.bodyUsed) {

@@ -2,9 +2,8 @@
 // task, never claims a task it was not made for, and never reaches a log line.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { connect } from "node:net";
 import {
-  GENERATE, KEY, MUSIC, call, collectEvents, create, observe, recordFromService, redisClient, server, skip, sleep,
+  GENERATE, KEY, MUSIC, call, collectEvents, create, cutOff, observe, recordFromService, redisClient, server, skip, sleep,
   startCompanion, untilFinal,
 } from "./companion/harness.mjs";
 
@@ -25,15 +24,6 @@ async function taskMadeElsewhere() {
     body: JSON.stringify({ ...GENERATE, callBackUrl: "https://example.invalid/cb" }),
   });
   return (await r.json()).data.taskId;
-}
-
-/** Writes `text` on a fresh socket, then closes it without waiting for an answer. */
-function cutOff(url, text) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => socket.write(text, () => setTimeout(() => (socket.destroy(), resolve()), 100)));
-    socket.on("error", resolve);
-  });
 }
 
 const post = (url, body) =>

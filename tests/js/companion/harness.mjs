@@ -176,6 +176,15 @@ export function raw(url, text, { until = (all) => /\r\n\r\n/.test(all) && comple
   });
 }
 
+/** Writes `text` on a fresh socket, then closes it without waiting for an answer (a body cut off). */
+export function cutOff(url, text) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text, () => setTimeout(() => (socket.destroy(), resolve()), 100)));
+    socket.on("error", resolve);
+  });
+}
+
 /** A chunked body's content. @param {string} body */
 function unchunk(body) {
   let out = "";
