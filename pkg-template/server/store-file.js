@@ -10,10 +10,11 @@ import { memoryState } from "./store-memory.js";
 const FS = "node:fs/promises";
 
 /**
- * A store kept in the file `path` (created with its folder). Owners, tokens, references, events and
- * tasks in flight survive a restart; request counts do not. Each change is written before the
- * call that made it resolves (writes that come together are one write, through a temporary file
- * renamed over the old one, so a crash leaves the old state or the new, never half of one).
+ * A store kept in the file `path` (created with its folder): owners, tokens, references, events and
+ * tasks in flight survive a restart. Each change is written before the call that made it resolves
+ * (changes that come together are one write, to a temporary file renamed over the old one, so a
+ * crash leaves the old state or the new, never half of one); request counts are written with the
+ * next change rather than each on its own.
  * @param {{ path: string }} options
  * @returns {CompanionStore}
  */

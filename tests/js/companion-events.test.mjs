@@ -1,10 +1,13 @@
 // Event streams that cannot be used against the companion (a cap per user, counted requests, a
-// backlog read as the page reads it), ids that only grow (across expiry and restarts), and a task
-// forgotten by a restart that says so.
+// backlog read as the page reads it), ids that only grow (across expiry and restarts), a task
+// forgotten by a restart that says so, and a file store that forgets nothing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
-  call, collectEvents, create, observe, redisClient, server, session, skip, sleep, startCompanion, untilFinal,
+  call, collectEvents, create, finishedSong, observe, redisClient, server, session, skip, sleep, startCompanion, untilFinal,
 } from "./companion/harness.mjs";
 import { spawnCompanion } from "./companion/process.mjs";
 
@@ -154,5 +157,29 @@ test("a memory-store companion restarted: ids keep growing, and a task it forgot
     assert.equal(foreign.body.error, "not_found");
   } finally {
     await c.kill();
+  }
+});
+
+test("a fileStore companion restarted keeps its users' tasks, references and event ids", { skip }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), "companion-file-store-"));
+  const env = { COMPANION_STORE: "file", COMPANION_STORE_FILE: join(dir, "state", "companion.json") };
+  let c = await spawnCompanion(env);
+  const port = new URL(c.url).port;
+  try {
+    const page = { url: c.url };
+    const song = await finishedSong(page, "hana");
+    const before = await idsOfNextTask(page, "hana", 0);
+    await c.kill();
+    c = await spawnCompanion({ ...env, COMPANION_PORT: port });
+    const record = await call(page, `/music/api/v1/generate/record-info?taskId=${song.taskId}`, { user: "hana" });
+    assert.equal(record.status, 200, record.text);
+    assert.equal((await call(page, `/music/api/v1/generate/record-info?taskId=${song.taskId}`, { user: "ivo" })).status, 404);
+    const wav = await call(page, "/music/api/v1/wav/generate", { user: "hana", method: "POST", body: { audioId: song.audioId } });
+    assert.equal(wav.body.code, 200, `the track is still hers: ${wav.text}`);
+    const after = await idsOfNextTask(page, "hana", before.at(-1));
+    assert.ok(after.length === 3 && after[0] > before.at(-1), `${after} after ${before}`);
+  } finally {
+    await c.kill();
+    await rm(dir, { recursive: true, force: true });
   }
 });
