@@ -4,18 +4,21 @@
 
 /** @typedef {import("./options.js").Context} Context */
 
-/** Where an answer the companion made keeps its text, so that `toNodeListener` writes it without
- * reading the body's stream (which costs more than making the answer). */
-export const TEXT = Symbol("text");
-
 /**
- * A Response of `text`, which carries it under `TEXT` too.
- * @param {string} text @param {number} status @param {Record<string, string>} headers
- * @returns {Response}
+ * An answer of the companion's before it is a `Response`: the handler makes one of it, while
+ * `toNodeListener` writes it as it is (a `Response` costs more to make and read than the rest of a
+ * small request's handling).
+ * @typedef {object} Reply
+ * @property {number} status
+ * @property {Record<string, string>} headers lower-case names
+ * @property {string | ReadableStream<Uint8Array> | null} body
  */
-export function textAnswer(text, status, headers) {
-  return Object.assign(new Response(text, { status, headers }), { [TEXT]: text });
-}
+
+/** Where a companion's handler keeps its function that answers with a `Reply`, for `toNodeListener`. */
+export const REPLY = Symbol("reply");
+
+/** @param {Reply} reply */
+export const toResponse = (reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
 
 const HEADERS = {
   "content-type": "application/json; charset=utf-8",
@@ -26,15 +29,17 @@ const HEADERS = {
 /**
  * A JSON answer with the given status, headers and body.
  * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
+ * @returns {Reply}
  */
 export function json(status, body, headers = {}) {
-  return textAnswer(JSON.stringify(body), status, { ...HEADERS, ...headers });
+  return { status, headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
 /**
  * A refusal: `{ code, msg, error }`, and any extra fields (`field`, `rule`, `limit`).
  * @param {number} status @param {string} error @param {string} msg
  * @param {Record<string, unknown>} [extra] @param {Record<string, string>} [headers]
+ * @returns {Reply}
  */
 export function refuse(status, error, msg, extra = {}, headers = {}) {
   return json(status, { code: status, msg, error, ...extra }, headers);
@@ -75,7 +80,7 @@ export async function readCapped(body, max) {
  * bytes in flight (`limits.bodyBytesInFlight`, all requests together). The bytes stay counted in
  * `lease` until the request is over (its fields are forwarded from memory).
  * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
- * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Response }>}
+ * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Reply }>}
  */
 export async function readJson(ctx, request, max, lease) {
   const budget = ctx.limits.bodyBytesInFlight;
@@ -126,7 +131,7 @@ export async function readJson(ctx, request, max, lease) {
   return parse(parts.join(""));
 }
 
-/** @param {string} text @returns {{ fields: Record<string, unknown> } | { refusal: Response }} */
+/** @param {string} text @returns {{ fields: Record<string, unknown> } | { refusal: Reply }} */
 function parse(text) {
   let fields;
   try {

@@ -2,7 +2,7 @@
 // never does; it decides who the caller is, what they may call and how often, and brings the
 // service's callbacks to the caller's pages as Server-Sent Events.
 import { readOptions } from "./options.js";
-import { refuse } from "./answers.js";
+import { REPLY, refuse, toResponse } from "./answers.js";
 import { cors, preflight } from "./cors.js";
 import { forward } from "./forward.js";
 import { receiveCallback } from "./callbacks.js";
@@ -30,7 +30,7 @@ export function createCompanion(options) {
   const ctx = readOptions(options);
   ctx.upstream.onWarning(ctx.log);
 
-  /** @param {Request} request */
+  /** @param {Request} request @returns {Promise<import("./answers.js").Reply>} */
   async function handle(request) {
     // Only the path and query of the request's URL are read: its origin may come from a Host
     // header, which anyone can write. The companion's origin is publicUrl's.
@@ -70,7 +70,7 @@ export function createCompanion(options) {
   }
 
   /**
-   * @param {Request} request @param {(user: string) => Promise<Response>} then
+   * @param {Request} request @param {(user: string) => Promise<import("./answers.js").Reply>} then
    */
   async function authorized(request, then) {
     let user;
@@ -89,7 +89,7 @@ export function createCompanion(options) {
   }
 
   /** @param {Request} request */
-  const handler = async (request) => {
+  const reply = async (request) => {
     try {
       return await handle(request);
     } catch (e) {
@@ -98,7 +98,10 @@ export function createCompanion(options) {
       return refuse(500, "companion_error", "the companion failed to handle this request; it is logged");
     }
   };
+  /** @param {Request} request */
+  const handler = async (request) => toResponse(await reply(request));
   return Object.assign(handler, {
+    [REPLY]: reply,
     origin: ctx.publicOrigin,
     async close() {
       await Promise.all([ctx.store.close?.(), ctx.upstream.close()]);

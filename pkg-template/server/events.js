@@ -47,6 +47,7 @@ function lastEventId(request, url) {
 /**
  * `GET /events[?task=ID]`: the user's events (of one task of theirs, with `task`) as they come.
  * @param {Context} ctx @param {string} user @param {URL} url @param {Request} request
+ * @returns {Promise<import("./answers.js").Reply>}
  */
 export async function eventStream(ctx, user, url, request) {
   const rate = await checkRate(ctx, user);
@@ -201,13 +202,14 @@ export async function eventStream(ctx, user, url, request) {
     { highWaterMark: 0 },
   );
   request.signal?.addEventListener?.("abort", close);
-  return new Response(stream, {
+  return {
     status: 200,
+    body: stream,
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-accel-buffering": "no",
       "x-content-type-options": "nosniff",
     },
-  });
+  };
 }

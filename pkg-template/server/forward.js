@@ -3,7 +3,7 @@
 // the caller's limits, before anything is spent; the key is added here, and the service's answer
 // reaches the page with known-good headers only and no secret in it.
 import { ROUTES } from "./routes.js";
-import { readJson, refuse, textAnswer } from "./answers.js";
+import { readJson, refuse } from "./answers.js";
 import { MAX_BASE64_JSON_BYTES, MAX_JSON_BYTES } from "./options.js";
 import { bindTask, dropToken, keepToken, newToken, tokenIsOf } from "./callbacks.js";
 import { TASK_IN_FLIGHT_MS, checkRate, taskEnded, taskStarted } from "./limits.js";
@@ -193,7 +193,7 @@ function answer(ctx, upstream, text) {
   if (retryAfterMs && RETRY_SECONDS.test(retryAfterMs)) headers["retry-after-ms"] = retryAfterMs;
   const requestId = upstream.header("x-request-id")?.trim();
   if (requestId && REQUEST_ID.test(requestId)) headers["x-request-id"] = requestId;
-  return textAnswer(ctx.scrub(text), upstream.status, headers);
+  return { status: upstream.status, headers, body: ctx.scrub(text) };
 }
 
 const unreachable = () => refuse(502, "service_unreachable", "the companion could not reach the service; try again");
@@ -202,7 +202,7 @@ const unreachable = () => refuse(502, "service_unreachable", "the companion coul
  * One request to the service: `{ upstream }`, or `{ failure }`, a 502 that names no secret.
  * @param {Context} ctx @param {string} target @param {string} path @param {Request} request @param {string | undefined} body
  * @param {{ body?: ReadableStream<Uint8Array>, contentType?: string }} [stream]
- * @returns {Promise<{ upstream: UpstreamAnswer } | { failure: Response }>}
+ * @returns {Promise<{ upstream: UpstreamAnswer } | { failure: import("./answers.js").Reply }>}
  */
 async function send(ctx, target, path, request, body, stream = {}) {
   /** @type {Record<string, string>} */

@@ -5,6 +5,7 @@
 import { refuse } from "./answers.js";
 
 /** @typedef {import("./options.js").Context} Context */
+/** @typedef {import("./answers.js").Reply} Reply */
 
 /** A task counts as in flight until its final callback, or for at most this long. */
 export const TASK_IN_FLIGHT_MS = 60 * 60 * 1000;
@@ -53,7 +54,7 @@ export async function taskEnded(ctx, user, token) {
  * Counts a request of `user` in flight on this instance: the function that ends it, or the refusal
  * (429 past the user's `requestsInFlight`, 503 past `totalRequestsInFlight`).
  * @param {Context} ctx @param {string} user
- * @returns {{ done: () => void } | { refusal: Response }}
+ * @returns {{ done: () => void } | { refusal: Reply }}
  */
 export function requestStarted(ctx, user) {
   const { requestsInFlight, totalRequestsInFlight } = ctx.limits;
@@ -99,7 +100,7 @@ export function requestStarted(ctx, user) {
  * Counts an event stream of `user` open on this instance: the function that closes its count, or
  * the 429 past `eventStreams`.
  * @param {Context} ctx @param {string} user
- * @returns {{ done: () => void } | { refusal: Response }}
+ * @returns {{ done: () => void } | { refusal: Reply }}
  */
 export function streamOpened(ctx, user) {
   const max = ctx.limits.eventStreams;

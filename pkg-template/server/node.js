@@ -4,7 +4,9 @@
 // stream letting go of a page that does not read) closes the connection. No `node:` import, so the
 // entry stays loadable in Workers and browsers.
 
-import { TEXT } from "./answers.js";
+import { REPLY } from "./answers.js";
+
+/** @typedef {import("./answers.js").Reply} Reply */
 
 /** A request target Node parsed but a Web `Request` cannot carry: answered here, never handled. */
 const BAD_TARGET = JSON.stringify({
@@ -87,28 +89,38 @@ async function serve(handler, origin, req, res) {
     });
     return void res.end(BAD_TARGET);
   }
+  // The companion's own handler answers with a Reply, written as it is; any other, with a Response.
+  const direct = /** @type {{ [REPLY]?: (request: Request) => Promise<Reply> }} */ (handler)[REPLY];
+  if (direct) return write(await direct(request), res);
   const response = await handler(request);
   /** @type {Record<string, string>} */
   const out = {};
   for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
-  // The companion's own answers carry their text: written at once, their body's stream never read.
-  const text = /** @type {Response & { [TEXT]?: string }} */ (response)[TEXT];
-  if (typeof text === "string" && !response.bodyUsed) {
-    return void res.writeHead(response.status, { ...out, "content-length": String(Buffer.byteLength(text)) }).end(text);
+  await write({ status: response.status, headers: out, body: response.body }, res);
+}
+
+/**
+ * Writes `reply`: a text in one write, with its length; a stream as it comes, with backpressure, a
+ * body of one chunk in one write too.
+ * @param {Reply} reply @param {import("node:http").ServerResponse} res
+ */
+async function write(reply, res) {
+  const { status, headers, body } = reply;
+  if (body === null) return void res.writeHead(status, headers).end();
+  if (typeof body === "string") {
+    return void res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
   }
-  if (!response.body) return void res.writeHead(response.status, out).end();
-  const reader = response.body.getReader();
+  const reader = body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
   const first = await reader.read();
-  if (first.done) return void res.writeHead(response.status, { ...out, "content-length": "0" }).end();
-  // A body in one chunk (every answer of the companion's but an event stream) goes out in one write,
-  // with its length; a stream goes out as it comes, its first chunk with the headers.
+  if (first.done) return void res.writeHead(status, { ...headers, "content-length": "0" }).end();
   let next = reader.read();
   const after = await Promise.race([next, new Promise((resolve) => setImmediate(resolve, null))]);
   if (after?.done) {
-    return void res.writeHead(response.status, { ...out, "content-length": String(first.value.byteLength) }).end(first.value);
+    return void res.writeHead(status, { ...headers, "content-length": String(first.value.byteLength) }).end(first.value);
   }
-  res.writeHead(response.status, out);
+  // A stream goes out as it comes, its first chunk with the headers.
+  res.writeHead(status, headers);
   // A stream that fails while the connection waits for a drain ends the connection.
   const failed = reader.closed.then(
     () => false,

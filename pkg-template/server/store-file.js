@@ -8,13 +8,14 @@ import { memoryState } from "./store-memory.js";
 
 /** Node's file system, loaded on first use: the module itself stays loadable where there is none. */
 const FS = "node:fs/promises";
+/** Changes wait this long to be written with the ones that follow them. */
+const WRITE_EVERY_MS = 100;
 
 /**
  * A store kept in the file `path` (created with its folder): owners, tokens, references, events and
- * tasks in flight survive a restart. Each change is written before the call that made it resolves
- * (changes that come together are one write, to a temporary file renamed over the old one, so a
- * crash leaves the old state or the new, never half of one); request counts are written with the
- * next change rather than each on its own.
+ * tasks in flight survive a restart. Changes are written together at most `WRITE_EVERY_MS` after
+ * the first of them (to a temporary file renamed over the old one, so a crash leaves the old state
+ * or the new, never half of one), and at `close()`: a crash loses at most that last moment.
  * @param {{ path: string }} options
  * @returns {CompanionStore}
  */
@@ -27,12 +28,14 @@ export function fileStore({ path } = /** @type {{ path: string }} */ ({})) {
   let dirty = false;
   /** @type {Promise<void> | null} */
   let writing = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
   /** @type {MemoryState} */
   const state = { values: new Map(), lists: new Map(), sets: new Map() };
 
-  const save = () => {
-    dirty = true;
-    return (writing ??= (async () => {
+  /** Writes the state now (after a write under way), with every change made until it starts. */
+  const write = () =>
+    (writing ??= (async () => {
       try {
         const { writeFile, rename } = await fs;
         while (dirty) {
@@ -49,6 +52,16 @@ export function fileStore({ path } = /** @type {{ path: string }} */ ({})) {
         writing = null;
       }
     })());
+  /** A change: written with the others of the next `WRITE_EVERY_MS`. */
+  const changed = () => {
+    dirty = true;
+    timer ??= setTimeout(() => {
+      timer = null;
+      write().catch(() => {
+        // Kept dirty: the next change (or close) writes it again.
+        dirty = true;
+      });
+    }, WRITE_EVERY_MS);
   };
 
   const ready = (async () => {
@@ -67,7 +80,7 @@ export function fileStore({ path } = /** @type {{ path: string }} */ ({})) {
       for (const [k, v] of saved.lists ?? []) state.lists.set(k, v);
       for (const [k, m] of saved.sets ?? []) state.sets.set(k, new Map(m));
     }
-    inner = memoryState(state, save).store;
+    inner = memoryState(state, changed).store;
     return inner;
   })();
 
@@ -99,7 +112,10 @@ export function fileStore({ path } = /** @type {{ path: string }} */ ({})) {
     async close() {
       const store = await ready.catch(() => null);
       await store?.close?.();
-      if (dirty || writing) await save();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await writing?.catch(() => {});
+      if (dirty) await write();
     },
   };
 }

@@ -104,9 +104,11 @@ test("a stream reads its backlog from the store only as the page reads it", { sk
 
 /** The ids one user's page receives for one new task, after `lastEventId`. */
 async function idsOfNextTask(c, user, lastEventId) {
-  const stream = await collectEvents(c, user, { lastEventId, until: untilFinal, timeoutMs: 8000 });
-  await create(c, user);
-  return (await stream.done).map((e) => e.id);
+  let taskId = null;
+  const mine = (events) => events.filter((e) => e.data.taskId === taskId);
+  const stream = await collectEvents(c, user, { lastEventId, until: (events) => untilFinal(mine(events)), timeoutMs: 8000 });
+  taskId = await create(c, user);
+  return mine(await stream.done).map((e) => e.id);
 }
 
 for (const kind of ["memory", "redis"]) {

@@ -36,4 +36,6 @@ const handler = createCompanion({
 const server = createServer(toNodeListener(handler));
 server.listen(port, "127.0.0.1");
 await once(server, "listening");
+// Stopped, it writes what its store has not yet written.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => handler.close().finally(() => process.exit(0)));
 console.log(`ready ${publicUrl}`);

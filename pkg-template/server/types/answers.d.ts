@@ -1,25 +1,39 @@
 export type Context = import("./options.js").Context;
+export type Reply = {
+    status: number;
+    /**
+     * lower-case names
+     */
+    headers: Record<string, string>;
+    body: string | ReadableStream<Uint8Array> | null;
+};
 /** @typedef {import("./options.js").Context} Context */
-/** Where an answer the companion made keeps its text, so that `toNodeListener` writes it without
- * reading the body's stream (which costs more than making the answer). */
-export declare const TEXT: unique symbol;
 /**
- * A Response of `text`, which carries it under `TEXT` too.
- * @param {string} text @param {number} status @param {Record<string, string>} headers
- * @returns {Response}
+ * An answer of the companion's before it is a `Response`: the handler makes one of it, while
+ * `toNodeListener` writes it as it is (a `Response` costs more to make and read than the rest of a
+ * small request's handling).
+ * @typedef {object} Reply
+ * @property {number} status
+ * @property {Record<string, string>} headers lower-case names
+ * @property {string | ReadableStream<Uint8Array> | null} body
  */
-export declare function textAnswer(text: string, status: number, headers: Record<string, string>): Response;
+/** Where a companion's handler keeps its function that answers with a `Reply`, for `toNodeListener`. */
+export declare const REPLY: unique symbol;
+/** @param {Reply} reply */
+export declare const toResponse: (reply: Reply) => Response;
 /**
  * A JSON answer with the given status, headers and body.
  * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
+ * @returns {Reply}
  */
-export declare function json(status: number, body: unknown, headers?: Record<string, string>): Response;
+export declare function json(status: number, body: unknown, headers?: Record<string, string>): Reply;
 /**
  * A refusal: `{ code, msg, error }`, and any extra fields (`field`, `rule`, `limit`).
  * @param {number} status @param {string} error @param {string} msg
  * @param {Record<string, unknown>} [extra] @param {Record<string, string>} [headers]
+ * @returns {Reply}
  */
-export declare function refuse(status: number, error: string, msg: string, extra?: Record<string, unknown>, headers?: Record<string, string>): Response;
+export declare function refuse(status: number, error: string, msg: string, extra?: Record<string, unknown>, headers?: Record<string, string>): Reply;
 /**
  * The bytes of a body, or `null` past `max` bytes (the rest is not read).
  * @param {ReadableStream<Uint8Array> | null} body @param {number} max
@@ -31,12 +45,12 @@ export declare function readCapped(body: ReadableStream<Uint8Array> | null, max:
  * bytes in flight (`limits.bodyBytesInFlight`, all requests together). The bytes stay counted in
  * `lease` until the request is over (its fields are forwarded from memory).
  * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
- * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Response }>}
+ * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Reply }>}
  */
 export declare function readJson(ctx: Context, request: Request, max: number, lease: {
     bytes: number;
 }): Promise<{
     fields: Record<string, unknown>;
 } | {
-    refusal: Response;
+    refusal: Reply;
 }>;

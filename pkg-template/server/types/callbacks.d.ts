@@ -15,4 +15,4 @@ export declare function bindTask(ctx: Context, token: string, user: string, task
 /** The create was refused (or never answered): its token is dropped. @param {Context} ctx @param {string} token */
 export declare function dropToken(ctx: Context, token: string): Promise<void>;
 /** @param {Context} ctx @param {string} token @param {Request} request */
-export declare function receiveCallback(ctx: Context, token: string, request: Request): Promise<Response>;
+export declare function receiveCallback(ctx: Context, token: string, request: Request): Promise<import("./answers.js").Reply>;

@@ -1,11 +1,12 @@
+export type Reply = import("./answers.js").Reply;
 /**
  * The answer to a preflight from an allowed origin. The headers it asks for are allowed: the origin
  * is trusted, and the page's own session header is the developer's to name.
- * @param {string | null} origin @param {Request} request
+ * @param {string | null} origin @param {Request} request @returns {Reply}
  */
-export declare function preflight(origin: string | null, request: Request): Response;
+export declare function preflight(origin: string | null, request: Request): Reply;
 /**
- * `response` with the CORS headers of an allowed `origin`.
- * @param {Response} response @param {string | null} origin
+ * `reply` with the CORS headers of an allowed `origin`.
+ * @param {Reply} reply @param {string | null} origin
  */
-export declare function cors(response: Response, origin: string | null): Response;
+export declare function cors(reply: Reply, origin: string | null): import("./answers.js").Reply;

@@ -13,5 +13,6 @@ export declare function publish(ctx: Context, user: string, event: Record<string
 /**
  * `GET /events[?task=ID]`: the user's events (of one task of theirs, with `task`) as they come.
  * @param {Context} ctx @param {string} user @param {URL} url @param {Request} request
+ * @returns {Promise<import("./answers.js").Reply>}
  */
-export declare function eventStream(ctx: Context, user: string, url: URL, request: Request): Promise<Response>;
+export declare function eventStream(ctx: Context, user: string, url: URL, request: Request): Promise<import("./answers.js").Reply>;

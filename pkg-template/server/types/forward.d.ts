@@ -8,4 +8,4 @@ export type UpstreamAnswer = import("./upstream.js").UpstreamAnswer;
  */
 export declare function forward(ctx: Context, user: string, host: string, path: string, url: URL, request: Request, lease: {
     bytes: number;
-}): Promise<Response>;
+}): Promise<import("./answers.js").Reply>;

@@ -1,3 +1,4 @@
+export type Reply = import("./answers.js").Reply;
 /**
  * `http.createServer(toNodeListener(handler))`. Request URLs are built on `origin` (default: the
  * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header.

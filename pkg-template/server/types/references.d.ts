@@ -14,4 +14,4 @@ export declare function recordReferences(ctx: Context, user: string, text: strin
  * another user's or unknown: a guess learns nothing), or null.
  * @param {Context} ctx @param {string} user @param {Record<string, unknown>} fields
  */
-export declare function foreignReference(ctx: Context, user: string, fields: Record<string, unknown>): Promise<Response | null>;
+export declare function foreignReference(ctx: Context, user: string, fields: Record<string, unknown>): Promise<import("./answers.js").Reply | null>;

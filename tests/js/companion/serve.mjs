@@ -52,4 +52,6 @@ http.on("request", async (req, res) => {
     res.writeHead(404).end();
   }
 });
+// A polite stop (SIGTERM) closes the companion, which writes what a file store has not yet.
+process.on("SIGTERM", () => handler.close().finally(() => process.exit(0)));
 console.log(`ready ${publicUrl}`);
