@@ -160,14 +160,22 @@ const BUILDERS = {
     Object.assign(copy(objectBase(base)), { toJSON: () => answer }),
   ),
   "null-prototype": [(base) => Object.assign(Object.create(null), objectBase(base))],
-  // Arrays whose length the caller chose: holes, a length of 2^32 - 1 with nothing in it, and the
-  // slot's own value after two holes (`[ , , value]`).
+  // Arrays with holes: the slot's own value after two (`[ , , value]`), a million of them.
   "sparse-array": [
     () => [, , "x"],
     (base) => [, , base],
-    () => Object.assign([], { length: 2 ** 32 - 1 }),
-    () => Object.assign([], { length: 1e6 }),
     (base) => Object.assign([base], { length: 5 }),
+    () => Object.assign([], { length: 1e6 }),
+  ],
+  // The longest length an array can have (2^32 - 1), empty or with one item at the end: a reader
+  // that trusts `length` allocates for four billion items.
+  "huge-array": [
+    () => Object.assign([], { length: 2 ** 32 - 1 }),
+    (base) => {
+      const a = [];
+      a[2 ** 32 - 2] = base;
+      return a;
+    },
   ],
   // Arrays that run code when read: a Proxy whose traps throw, an index with a throwing getter, a
   // `length` that lies.
@@ -247,6 +255,7 @@ export const KINDS = {
   "to-json-odd": 2,
   "null-prototype": 2,
   "sparse-array": 3,
+  "huge-array": 2,
   "hostile-array": 3,
   exotic: 4,
   primitive: 4,

@@ -41,6 +41,7 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
   const pkg = await importPackage();
   const started = performance.now();
   const rec = await recordAnswers(pkg);
+  const recordSeconds = Math.round((performance.now() - started) / 100) / 10;
   const slots = slotTable({ base: {}, ops: operations(rec.ids) });
   const matrixCases = slots.length * Object.keys(KINDS).length;
   const cases = matrixCases + values;
@@ -52,6 +53,7 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
       methods: [...new Set(slots.filter((s) => ["method", "waiter", "watchTask", "upload"].includes(s.entry) && !s.name.startsWith("Client.prototype")).map((s) => s.name.split("(")[0]))],
     },
     matrixCasesRun: 0,
+    wasmTraps: 0,
     values: 0,
     accepted: 0,
     refused: 0,
@@ -106,12 +108,14 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
   }
   totals.panicCases = totals.panicCases.slice(0, 20);
   totals.seconds = Math.round((performance.now() - started) / 100) / 10;
+  totals.recordSeconds = recordSeconds;
   const goals = {
     values: atLeast(totals.values, cases),
     matrixCovered: atLeast(totals.matrixCasesRun, matrixCases),
     untypedErrors: goal(totals.untypedErrors, 0),
     pendingPromises: goal(totals.pending, 0),
     panics: goal(totals.panics, 0),
+    wasmTraps: goal(totals.wasmTraps, 0),
     brokenDedupers: goal(totals.brokenDedupers, 0),
     uncaughtExceptions: goal(totals.uncaughtExceptions, 0),
     unhandledRejections: goal(totals.unhandledRejections, 0),
@@ -239,10 +243,12 @@ function slotTable(c) {
       const v = H(opts);
       return () => client[op](data(), v);
     });
-    add("upload", `${op}(_, options.*)`, (H, field) => {
-      const v = { ...opts, [field]: H(uploadBase[field]) };
-      return () => client[op](data(), v);
-    }, SURFACE.upload);
+    for (const field of SURFACE.upload) {
+      add("upload", `${op}(_, options.${field})`, (H) => {
+        const v = { ...opts, [field]: H(uploadBase[field]) };
+        return () => client[op](data(), v);
+      });
+    }
   }
 
   // parseCallback: the body, and a value somewhere inside it.
@@ -345,6 +351,7 @@ async function worker({ rec, from, to, seed, matrixCases }) {
   const { validateRequest } = await import(pathToFileURL(resolve(env.pkg, "tunesmith.js")).href);
   const counts = {
     matrixCasesRun: 0,
+    wasmTraps: 0,
     callerCallbackThrows: 0,
     values: 0,
     accepted: 0,
@@ -369,10 +376,12 @@ async function worker({ rec, from, to, seed, matrixCases }) {
   let current = "";
   process.on("unhandledRejection", (reason) => {
     if (reason instanceof Hostile && /hostile promise/.test(reason.message)) return; // our own exotic value
+    if (reason instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
     counts.unhandledRejections++;
     counts.uncaughtExamples.add("unhandledRejection", `${describe(reason)} during ${current}`);
   });
   process.on("uncaughtException", (error) => {
+    if (error instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
     counts.uncaughtExceptions++;
     counts.uncaughtExamples.add("uncaughtException", `${describe(error)} during ${current}`);
   });
@@ -499,6 +508,10 @@ async function worker({ rec, from, to, seed, matrixCases }) {
       if (out.how === "pending") {
         counts.pending++;
         counts.pendingExamples.add(c.entry, `${c.slot} <- ${c.kind}`);
+      } else if (out.error instanceof WebAssembly.RuntimeError) {
+        // A panic (or any trap) in the module: whether or not it still answers after, it is one.
+        counts.wasmTraps++;
+        counts.untypedExamples.add("trap", `${out.how} ${describe(out.error)} at ${c.slot} <- ${c.kind}`);
       } else if (out.error instanceof TunesmithError) {
         counts.refused++;
       } else if (out.how === "rejected" && c.slot.includes(".onProgress")) {
