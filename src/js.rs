@@ -132,6 +132,14 @@ pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue>
     Ok(Reflect::construct(&ctor, &list)?.unchecked_into())
 }
 
+/// `obj[name](...args)`, under catch: for the runtime's own objects (a caller's go through
+/// [`class_method`]).
+pub fn call_method(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let method: Function = Reflect::get(obj, &JsValue::from_str(name))?.dyn_into()?;
+    let list: js_sys::Array = args.iter().copied().collect();
+    Reflect::apply(&method, obj, &list)
+}
+
 /// `class.prototype`, of the global class named `class`.
 fn prototype_of_class(class: &str) -> Result<JsValue, JsValue> {
     Reflect::get(

@@ -1,7 +1,7 @@
 //! Client options (`new Client({...})`) and per-call options (`{ signal, timeoutMs }`), read from JS objects.
 
 use crate::errors::Error;
-use crate::js::{get, Arg};
+use crate::js::{self, get, Arg};
 use js_sys::Function;
 use std::fmt;
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
@@ -239,18 +239,30 @@ impl CallOptions {
     }
 }
 
-/// An `AbortSignal`, or `None`. Only a genuine one: the client listens to it and reads it later
-/// through web-sys, outside the checked path, where a Proxy or a look-alike's getters would throw.
+/// An `AbortSignal`, or `None`. The client listens to it and reads it later through web-sys,
+/// outside the checked path, where a Proxy's traps or a look-alike's getters would throw: so only a
+/// genuine one is taken, and where the runtime has `AbortSignal.any` the client keeps a signal of
+/// its own that follows it (made under catch, the caller's signal read once, here).
 pub fn read_signal(s: &Arg) -> Result<Option<AbortSignal>, Error> {
     if s.is_absent() {
         return Ok(None);
     }
-    if s.is_genuine("AbortSignal", "aborted") {
-        Ok(Some(s.value().clone().unchecked_into()))
-    } else {
-        Err(s.invalid(
+    let refused = || {
+        s.invalid(
             "type",
             "`signal` must be an AbortSignal (from an AbortController, or AbortSignal.timeout())",
-        ))
+        )
+    };
+    if !s.is_genuine("AbortSignal", "aborted") {
+        return Err(refused());
+    }
+    let class = get(&js_sys::global(), "AbortSignal");
+    if !get(&class, "any").is_function() {
+        return Ok(Some(s.value().clone().unchecked_into()));
+    }
+    let list: js_sys::Array = std::iter::once(s.value().clone()).collect();
+    match js::call_method(&class, "any", &[&list]) {
+        Ok(own) if own.is_object() => Ok(Some(own.unchecked_into())),
+        _ => Err(refused()),
     }
 }
