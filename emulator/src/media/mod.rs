@@ -24,6 +24,8 @@ mod wav;
 mod listening_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod video_tests;
 
 pub use cover::cover_png;
 pub use format::RATE as SAMPLE_RATE;

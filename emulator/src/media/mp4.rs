@@ -6,7 +6,7 @@ use super::cover::{cover_rgb, SIZE};
 use super::flac::{self, Flac};
 use super::format::MAX_PROCESS_SECONDS;
 use super::h264::{self, Picture};
-use super::wav::{decode, resample, scaled_len, to_i16, Pcm};
+use super::wav::{decode, resample, scaled_len, Pcm};
 
 /// Side of the video in pixels: the 512-pixel cover halved, 256 macroblocks of raw samples.
 pub(super) const VIDEO_SIDE: usize = 256;
@@ -49,10 +49,15 @@ fn audio_channels(pcm: &Pcm) -> (u32, Vec<Vec<i16>>) {
             } else {
                 resample(&samples, pcm.rate, rate, len)
             };
-            samples.into_iter().map(to_i16).collect()
+            samples.into_iter().map(to_pcm16).collect()
         })
         .collect();
     (rate, channels)
+}
+
+/// The inverse of how a 16-bit WAV is read (`v / 32768`), so its samples come through unchanged.
+fn to_pcm16(s: f32) -> i16 {
+    (s * 32768.0).round().clamp(-32768.0, 32767.0) as i16
 }
 
 /// One track of the file: its samples in decoding order, each sample's duration (in the
