@@ -729,6 +729,11 @@ fn the_picture_is_the_cover_in_raw_h264_macroblocks() {
         assert_eq!((b.se(), b.ue()), (0, 1));
         assert_eq!(b.ue() as usize, (side / 16) * (side / 16), "all skipped");
         b.trailing();
+        assert!(
+            frame.len() <= 12,
+            "a repeated frame costs {} bytes",
+            frame.len()
+        );
     }
 }
 
