@@ -30,7 +30,7 @@ pub fn music_video(track: &[u8], cover_seed: u64) -> Vec<u8> {
     let audio = flac::encode(&channels, rate);
     let picture = Picture::from_rgb(&cover_rgb(cover_seed, 0), SIZE, VIDEO_SIDE);
     let video = video_track(&picture, audio.samples as u64, rate);
-    mux(&[video, audio_track(&audio, rate, channels.len())], rate)
+    mux(&[video, audio_track(audio, rate, channels.len())], rate)
 }
 
 /// At most two channels (as the WAV conversion keeps), 16-bit, at a rate the sample entry holds.
@@ -144,7 +144,7 @@ fn video_track(picture: &Picture, samples: u64, rate: u32) -> Track {
 }
 
 /// The FLAC frames as samples, under a `fLaC` entry whose `dfLa` box holds STREAMINFO.
-fn audio_track(audio: &Flac, rate: u32, channels: usize) -> Track {
+fn audio_track(audio: Flac, rate: u32, channels: usize) -> Track {
     let mut entry = sample_entry_start();
     entry.extend_from_slice(&[0; 8]);
     entry.extend_from_slice(&(channels as u16).to_be_bytes());
@@ -162,10 +162,10 @@ fn audio_track(audio: &Flac, rate: u32, channels: usize) -> Track {
         media_header: mp4_full_box(b"smhd", 0, 0, &[0; 4]),
         size: (0, 0),
         volume: 0x0100,
-        samples: audio.frames.clone(),
         durations: (0..audio.frames.len())
             .map(|i| audio.frame_len(i) as u32)
             .collect(),
+        samples: audio.frames,
         sync: None,
     }
 }
