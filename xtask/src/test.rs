@@ -382,6 +382,8 @@ impl Ctx {
             if let Some(site) = &self.site {
                 package::copy_tree(&pkg.dir, &site.join("pkg"))?;
             }
+            // The MCP server's SDK, as `npm install tunesmith` brings it (pkg/'s own lockfile).
+            toolchain::npm_ci(&pkg.dir)?;
             self.pkg = Some(pkg);
         }
         self.pkg.as_ref().context("the package was not built")
