@@ -95,21 +95,28 @@ export function registerTools(server, o) {
   }
 }
 
-/** Progress of a task, as MCP progress: 1 when created, then one step per stage (music) or state. */
-function reporter(ctx, op, taskId) {
+/**
+ * MCP progress for the caller's progress token, if it sent one: each value only when it rises.
+ * `flush()` resolves once every notification is out, so none trails the call's result.
+ */
+function progressOf(ctx) {
   const token = ctx.mcpReq._meta?.progressToken;
   let sent = 0;
-  const total = op.family === "music" ? 4 : 3;
-  return (step, what) => {
-    if (token === undefined || step <= sent) return;
-    sent = step;
-    ctx.mcpReq
-      .notify({
-        method: "notifications/progress",
-        params: { progressToken: token, progress: step, total, message: `${op.name} ${taskId}: ${what}` },
-      })
-      .catch(() => {});
+  let queue = Promise.resolve();
+  const report = (progress, total, message) => {
+    if (token === undefined || progress <= sent) return;
+    sent = progress;
+    const params = { progressToken: token, progress, total, message };
+    queue = queue.then(() => ctx.mcpReq.notify({ method: "notifications/progress", params })).catch(() => {});
   };
+  report.flush = () => queue;
+  return report;
+}
+
+/** Progress of a task: 1 when created, then one step per stage (music) or state. */
+function reporter(progress, op, taskId) {
+  const total = op.family === "music" ? 4 : 3;
+  return (step, what) => progress(step, total, `${op.name} ${taskId}: ${what}`);
 }
 
 function step(op, record) {
@@ -128,6 +135,7 @@ async function run(op, args, ctx, o) {
   const bound = AbortSignal.timeout(waitMs + o.graceMs);
   const signal = AbortSignal.any([ctx.mcpReq.signal, bound]);
   const family = op.family ?? op.name;
+  const progress = progressOf(ctx);
   try {
     const client = await o.client(ctx);
     if (op.creates && op.callback && request[op.callback] === undefined && o.callbackUrl) {
@@ -143,8 +151,8 @@ async function run(op, args, ctx, o) {
         taskId = request[op.queryField];
         if (waitSeconds === 0) record = await client[op.name](request, { signal });
       }
-      const report = reporter(ctx, op, taskId);
-      report(1, "created");
+      const report = reporter(progress, op, taskId);
+      report(1, op.creates ? "created" : "queried");
       const left = started + waitMs - Date.now() - READ_RESERVE_MS;
       if (!record && left > 0) {
         try {
@@ -163,8 +171,9 @@ async function run(op, args, ctx, o) {
         running = true;
       }
     } else {
-      record = await callOnce(client, op, request, path, signal, ctx);
+      record = await callOnce(client, op, request, path, signal, progress);
     }
+    await progress.flush();
     return await toolResult(family, record, {
       running,
       note: running ? `still running after ${Math.round((Date.now() - started) / 1000)} s: call ${op.query} with ${op.queryField} "${record?.taskId ?? ""}" and waitSeconds to keep waiting` : null,
@@ -186,7 +195,7 @@ async function run(op, args, ctx, o) {
 }
 
 /** An operation that answers at once: a request, nothing, or an upload and its options. */
-async function callOnce(client, op, request, path, signal, ctx) {
+async function callOnce(client, op, request, path, signal, progress) {
   switch (op.call) {
     case "none":
       return client[op.name]({}, { signal });
@@ -198,15 +207,7 @@ async function callOnce(client, op, request, path, signal, ctx) {
     case "file": {
       const { readLocalFile } = await import("./local-file.js");
       const file = await readLocalFile(path);
-      const token = ctx.mcpReq._meta?.progressToken;
-      let sent = 0;
-      const onProgress = ({ loaded, total }) => {
-        if (token === undefined || loaded <= sent) return;
-        sent = loaded;
-        ctx.mcpReq
-          .notify({ method: "notifications/progress", params: { progressToken: token, progress: loaded, total, message: `uploading ${file.name}` } })
-          .catch(() => {});
-      };
+      const onProgress = ({ loaded, total }) => progress(loaded, total, `uploading ${file.name}`);
       return client[op.name](file, { ...request, onProgress, signal });
     }
     default:
