@@ -74,7 +74,7 @@ async function makeClient(out) {
     Client,
     client: (uploadName) =>
       new Client({
-        apiKey: process.env.TUNESMITH_API_KEY,
+        apiKey: process.env.TUNESMITH_API_KEY || undefined,
         baseUrl: process.env.TUNESMITH_BASE_URL || undefined,
         uploadUrl: process.env.TUNESMITH_UPLOAD_URL || undefined,
         ...(uploadName ? { fetch: countingFetch(onUpload(uploadName)) } : {}),
@@ -146,7 +146,7 @@ async function main(argv) {
     const { Client } = await import("tunesmith");
     const { serveMcpStdio } = await import("../mcp/index.js");
     const client = new Client({
-      apiKey: process.env.TUNESMITH_API_KEY,
+      apiKey: process.env.TUNESMITH_API_KEY || undefined,
       baseUrl: process.env.TUNESMITH_BASE_URL || undefined,
       uploadUrl: process.env.TUNESMITH_UPLOAD_URL || undefined,
     });

@@ -189,6 +189,9 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
         // The companion's suites: a real Redis, and node-redis from their own lockfile.
         toolchain::redis_server()?;
         toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+        // The MCP suite's official client, and tmux for the CLI's terminal test.
+        toolchain::npm_ci(&crate::root().join("tests").join("js").join("agents"))?;
+        toolchain::tmux()?;
     }
     if any(&[Stage::Wasm, Stage::E2e]) {
         toolchain::chromium()?;

@@ -158,6 +158,15 @@ pub fn redis_server() -> Result<PathBuf> {
     proc::which("redis-server").context("redis-server is not on PATH after installing it")
 }
 
+/// tmux, in which the CLI's suite runs it as in a real terminal (send-keys, capture-pane).
+pub fn tmux() -> Result<PathBuf> {
+    if let Some(path) = proc::which("tmux") {
+        return Ok(path);
+    }
+    apt_install(&["tmux"])?;
+    proc::which("tmux").context("tmux is not on PATH after installing it")
+}
+
 /// `npm ci` in `dir` when its lockfile changed since the last install there (a stamp in
 /// node_modules remembers the lockfile installed).
 pub fn npm_ci(dir: &Path) -> Result<()> {
