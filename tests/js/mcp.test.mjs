@@ -57,10 +57,18 @@ test("stdio: one tool per operation, with the request's schema and the record as
 
 test("stdio: a generate waits with a progress notification per stage and answers with resource links", { skip }, async () => {
   const progress = [];
-  const result = await stdio.callTool(
-    { name: "generate", arguments: { ...SONG, waitSeconds: 60 } },
-    { onprogress: (p) => progress.push(p), timeout: 90_000 },
+  const client = stdio;
+  // README:mcp-call:start
+  const result = await client.callTool(
+    {
+      name: "generate",
+      arguments: { customMode: false, instrumental: true, model: "V4_5", prompt: "a calm piano piece", waitSeconds: 60 },
+    },
+    { onprogress: (p) => progress.push(p), timeout: 90_000 }, // one notification per stage
   );
+  // result.structuredContent: the MusicTask; result.content: a resource_link per track.
+  for (const c of result.content) if (c.type === "resource_link") console.log(c.title, c.uri, c.mimeType);
+  // README:mcp-call:end
   assert.equal(result.isError, undefined, text(result));
   assert.equal(result.structuredContent.state, "succeeded");
   const stages = progress.map((p) => p.message.split(": ")[1]);
@@ -190,7 +198,12 @@ test("stdio: a local file uploads with byte progress", { skip }, async () => {
 let companion;
 before(async () => {
   if (skip) return;
-  companion = await startCompanion({ mcp: true, allow: ["generate", "getTask", "getCover", "generateCover", "uploadFile", "uploadBase64"] });
+  // README:mcp-companion:start
+  companion = await startCompanion({
+    mcp: true, // {publicUrl}/mcp: every tool call runs as the caller, through authorize, allow and limits
+    allow: ["generate", "getTask", "getCover", "generateCover", "uploadFile", "uploadBase64"],
+  });
+  // README:mcp-companion:end
 });
 after(async () => companion?.close());
 
