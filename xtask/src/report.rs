@@ -128,6 +128,7 @@ pub enum Env {
     NativeProtocol,
     NativeEmulator,
     NativeXtask,
+    NativeLab,
     WasmNode,
     WasmChromium,
     JsNode,
@@ -135,10 +136,11 @@ pub enum Env {
 }
 
 impl Env {
-    pub const ALL: [Env; 7] = [
+    pub const ALL: [Env; 8] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
+        Env::NativeLab,
         Env::WasmNode,
         Env::WasmChromium,
         Env::JsNode,
@@ -150,6 +152,7 @@ impl Env {
             Env::NativeProtocol => "native protocol",
             Env::NativeEmulator => "native emulator",
             Env::NativeXtask => "native xtask",
+            Env::NativeLab => "native lab",
             Env::WasmNode => "wasm node",
             Env::WasmChromium => "wasm chromium",
             Env::JsNode => "js node",

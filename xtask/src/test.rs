@@ -228,8 +228,9 @@ fn native(summary: &mut Summary) -> Result<()> {
         ("tunesmith-protocol", Env::NativeProtocol),
         ("tunesmith-emulator", Env::NativeEmulator),
         ("xtask", Env::NativeXtask),
+        ("lab", Env::NativeLab),
     ];
-    // One build for all three, so cargo can compile them in parallel.
+    // One build for all, so cargo can compile them in parallel.
     let mut build = proc::cargo();
     build.args(["test", "--no-run"]);
     for (name, _) in packages {
