@@ -419,7 +419,6 @@ fn browser(bin: &std::path::Path) -> Result<()> {
 fn companion(bin: &std::path::Path) -> Result<()> {
     toolchain::js_tools()?;
     toolchain::wrk()?;
-    toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
     let pkg = package::build(Profile::Release)?;
     const STAGE_DELAY_MS: &str = "1500";
     let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;

@@ -12,6 +12,17 @@ impl Counts {
     pub fn total(self) -> u64 {
         self.passed + self.failed
     }
+
+    /// A failure, or `files` test files of which no test ran, is an error of the stage `what`.
+    pub fn check(self, what: &str, files: usize) -> anyhow::Result<()> {
+        if self.failed > 0 {
+            anyhow::bail!("{} {what} test(s) failed", self.failed);
+        }
+        if files > 0 && self.total() == 0 {
+            anyhow::bail!("{files} {what} test file(s) but zero tests ran");
+        }
+        Ok(())
+    }
 }
 
 impl std::ops::AddAssign for Counts {
@@ -96,29 +107,6 @@ pub fn parse_tap(output: &str) -> Option<Counts> {
     Some(Counts {
         passed: field("pass ")?,
         failed: field("fail ")? + field("cancelled ").unwrap_or(0),
-    })
-}
-
-/// The last plain closing line `N passed, N failed` (one `word:` may stand before it, and
-/// `, N skipped` may follow), as our node scripts print.
-pub fn parse_plain(output: &str) -> Option<Counts> {
-    output.lines().rev().find_map(|line| {
-        let mut line = line.trim();
-        if let Some((head, rest)) = line.split_once(':') {
-            if !head.contains(' ') {
-                line = rest.trim();
-            }
-        }
-        let mut parts = line.split(", ");
-        let passed = parts.next()?.strip_suffix(" passed")?.parse().ok()?;
-        let failed = parts.next()?.strip_suffix(" failed")?.parse().ok()?;
-        match parts.next() {
-            None => Some(Counts { passed, failed }),
-            Some(skipped) if skipped.strip_suffix(" skipped")?.parse::<u64>().is_ok() => {
-                Some(Counts { passed, failed })
-            }
-            Some(_) => None,
-        }
     })
 }
 
@@ -297,32 +285,6 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
             })
         );
         assert_eq!(parse_tap("no totals here"), None);
-    }
-
-    #[test]
-    fn reads_the_plain_closing_line() {
-        assert_eq!(
-            parse_plain("a\n3 passed, 1 failed\n"),
-            Some(Counts {
-                passed: 3,
-                failed: 1
-            })
-        );
-        assert_eq!(
-            parse_plain("e2e: 5 passed, 0 failed, 2 skipped\nbye"),
-            Some(Counts {
-                passed: 5,
-                failed: 0
-            })
-        );
-        assert_eq!(
-            parse_plain("1 passed, 0 failed\nlater: 2 passed, 0 failed"),
-            Some(Counts {
-                passed: 2,
-                failed: 0
-            })
-        );
-        assert_eq!(parse_plain("we passed, really\n3 passed"), None);
     }
 
     #[test]

@@ -115,7 +115,7 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
         // tests/chaos/companion.mjs kills a companion instance on Redis.
         let redis = match scripts {
             Some(_) => {
-                toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+                toolchain::js_tools()?;
                 Some(crate::redis::RedisServer::start()?)
             }
             None => None,
