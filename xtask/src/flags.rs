@@ -1,10 +1,11 @@
-//! The flag parser of `cargo xtask` and `cargo lab`: each accessor removes what it recognises, and
-//! `finish` refuses leftovers.
+//! The flags of `cargo xtask` and `cargo lab`, read with pico-args (`--name value` or
+//! `--name=value`); what follows `--` is passed on untouched, and a flag left unread is an error.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
+use std::ffi::OsString;
 
 pub struct Flags {
-    args: Vec<String>,
+    args: pico_args::Arguments,
     trailing: Vec<String>,
     /// Printed after an unexpected argument.
     usage: &'static str,
@@ -13,47 +14,29 @@ pub struct Flags {
 impl Flags {
     pub fn new(args: &[String], usage: &'static str) -> Self {
         let split = args.iter().position(|a| a == "--").unwrap_or(args.len());
+        let (own, rest) = args.split_at(split);
         Flags {
-            args: args[..split].to_vec(),
-            trailing: args.get(split + 1..).unwrap_or_default().to_vec(),
+            args: pico_args::Arguments::from_vec(own.iter().map(OsString::from).collect()),
+            trailing: rest.iter().skip(1).cloned().collect(),
             usage,
         }
     }
 
-    pub fn switch(&mut self, name: &str) -> bool {
-        let before = self.args.len();
-        self.args.retain(|a| a != name);
-        self.args.len() != before
+    pub fn switch(&mut self, name: &'static str) -> bool {
+        self.args.contains(name)
     }
 
-    pub fn value(&mut self, name: &str) -> Result<Option<String>> {
-        let prefix = format!("{name}=");
-        if let Some(i) = self.args.iter().position(|a| a.starts_with(&prefix)) {
-            let arg = self.args.remove(i);
-            return Ok(Some(arg[prefix.len()..].to_string()));
-        }
-        match self.args.iter().position(|a| a == name) {
-            None => Ok(None),
-            Some(i) if i + 1 < self.args.len() => {
-                self.args.remove(i);
-                Ok(Some(self.args.remove(i)))
-            }
-            Some(_) => bail!("{name} needs a value"),
-        }
+    pub fn number<T: std::str::FromStr>(&mut self, name: &'static str) -> Result<Option<T>>
+    where
+        T::Err: std::fmt::Display,
+    {
+        Ok(self.args.opt_value_from_str(name)?)
     }
 
-    pub fn number<T: std::str::FromStr>(&mut self, name: &str) -> Result<Option<T>> {
-        self.value(name)?
-            .map(|v| {
-                v.parse::<T>()
-                    .ok()
-                    .with_context(|| format!("{name}: `{v}` is not a number"))
-            })
-            .transpose()
-    }
-
-    pub fn list(&mut self, name: &str) -> Result<Option<Vec<String>>> {
-        Ok(self.value(name)?.map(|v| {
+    /// A comma-separated list (`--only wasm,js`).
+    pub fn list(&mut self, name: &'static str) -> Result<Option<Vec<String>>> {
+        let list: Option<String> = self.args.opt_value_from_str(name)?;
+        Ok(list.map(|v| {
             v.split(',')
                 .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty())
@@ -66,9 +49,9 @@ impl Flags {
     }
 
     pub fn finish(self) -> Result<()> {
-        match self.args.first() {
+        match self.args.finish().first() {
             None => Ok(()),
-            Some(a) => bail!("unexpected argument `{a}`\n{}", self.usage),
+            Some(a) => bail!("unexpected argument `{}`\n{}", a.to_string_lossy(), self.usage),
         }
     }
 }
@@ -78,10 +61,7 @@ mod tests {
     use super::Flags;
 
     fn flags(args: &[&str]) -> Flags {
-        Flags::new(
-            &args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "usage",
-        )
+        Flags::new(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "usage")
     }
 
     #[test]
@@ -107,6 +87,7 @@ mod tests {
         );
         assert!(f.finish().is_ok());
         assert!(flags(&["--bogus"]).finish().is_err());
-        assert!(flags(&["--port"]).value("--port").is_err());
+        assert!(flags(&["--port"]).number::<u16>("--port").is_err());
+        assert!(flags(&["--port", "x"]).number::<u16>("--port").is_err());
     }
 }
