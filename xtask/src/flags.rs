@@ -51,7 +51,11 @@ impl Flags {
     pub fn finish(self) -> Result<()> {
         match self.args.finish().first() {
             None => Ok(()),
-            Some(a) => bail!("unexpected argument `{}`\n{}", a.to_string_lossy(), self.usage),
+            Some(a) => bail!(
+                "unexpected argument `{}`\n{}",
+                a.to_string_lossy(),
+                self.usage
+            ),
         }
     }
 }
@@ -61,7 +65,10 @@ mod tests {
     use super::Flags;
 
     fn flags(args: &[&str]) -> Flags {
-        Flags::new(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "usage")
+        Flags::new(
+            &args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "usage",
+        )
     }
 
     #[test]

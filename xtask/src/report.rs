@@ -90,13 +90,14 @@ pub fn parse_cargo_test(output: &str) -> Vec<Suite> {
     suites
 }
 
-/// Node's TAP reporter closes with `# pass N`, `# fail N` and `# cancelled N`; cancelled counts
-/// as failed.
-pub fn parse_tap(output: &str) -> Option<Counts> {
+/// Node's spec reporter closes with `ℹ pass N`, `ℹ fail N` and `ℹ cancelled N` (the TAP
+/// reporter's `#` lines are lost to a file when `--test-force-exit` ends the run); cancelled
+/// counts as failed.
+pub fn parse_node_test(output: &str) -> Option<Counts> {
     let field = |name: &str| {
         output.lines().rev().find_map(|line| {
             line.trim()
-                .strip_prefix('#')?
+                .strip_prefix('ℹ')?
                 .trim()
                 .strip_prefix(name)?
                 .trim()
@@ -275,16 +276,16 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     }
 
     #[test]
-    fn reads_node_tap_totals() {
-        let tap = "TAP version 13\n# Subtest: a\nok 1 - a\n1..3\n# tests 3\n# suites 0\n# pass 2\n# fail 1\n# cancelled 0\n# skipped 0\n";
+    fn reads_node_test_totals() {
+        let spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\n";
         assert_eq!(
-            parse_tap(tap),
+            parse_node_test(spec),
             Some(Counts {
                 passed: 2,
                 failed: 1
             })
         );
-        assert_eq!(parse_tap("no totals here"), None);
+        assert_eq!(parse_node_test("no totals here"), None);
     }
 
     #[test]

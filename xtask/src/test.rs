@@ -402,24 +402,22 @@ impl Ctx {
 
     fn js(&mut self) -> Result<()> {
         let files = test_files(&crate::root().join("tests").join("js"), "", ".test.mjs")?;
-        let counts = self.node_tests("js", &files)?;
+        let counts = self.node_tests(&files)?;
         self.summary.add(Env::JsNode, counts);
         counts.check("JS", files.len())
     }
 
     fn e2e(&mut self) -> Result<()> {
         let files = node_scripts(&crate::root().join("tests").join("e2e"))?;
-        let counts = self.node_tests("e2e", &files)?;
+        let counts = self.node_tests(&files)?;
         self.summary.add(Env::E2eChromium, counts);
         counts.check("e2e", files.len())
     }
 
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
-    /// Chromium and servers of their own), and counts its TAP report.
-    fn node_tests(&mut self, name: &str, files: &[PathBuf]) -> Result<Counts> {
+    /// Chromium and servers of their own), and counts its closing lines.
+    fn node_tests(&mut self, files: &[PathBuf]) -> Result<Counts> {
         let env = self.script_env()?;
-        let tap = crate::target_dir().join(format!("xtask-{name}-tests.tap"));
-        let _ = std::fs::remove_file(&tap);
         let mut cmd = Command::new("node");
         cmd.current_dir(crate::root())
             .args([
@@ -428,18 +426,12 @@ impl Ctx {
                 "--test-force-exit",
                 "--test-timeout=600000",
                 "--test-reporter=spec",
-                "--test-reporter-destination=stdout",
             ])
-            .arg("--test-reporter=tap")
-            .arg(format!("--test-reporter-destination={}", tap.display()))
             .args(files)
             .envs(env);
         let (status, output) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        let mut counts = report::parse_node_test(&output).unwrap_or_default();
         self.outputs.push(output);
-        let mut counts = std::fs::read_to_string(&tap)
-            .ok()
-            .and_then(|t| report::parse_tap(&t))
-            .unwrap_or_default();
         if !status.success() && counts.failed == 0 {
             counts.failed = 1;
         }
