@@ -1,7 +1,7 @@
 // End-to-end: the emulator's music video in a `<video>` of headless Chromium: it plays (muted
 // autoplay), time advances, the picture has a size and is the track's cover, the sound decodes,
 // and it seeks and plays to its end. Runs against the emulator `cargo xtask test` started (env),
-// else one of its own. Prints `N passed, N failed`; exits non-zero on a failure.
+// else one of its own. A `node --test` file: one page, the tests in order.
 import { assert, browser, emulator, ensureTools, join, mkdtemp, rm, runTests, serveStatic, test, tmpdir, watchConsole, writeFile } from "./_lib.mjs";
 
 const tools = await ensureTools();
@@ -128,7 +128,7 @@ test("it seeks near the end and plays to it", async () => {
   assert(errors.length === 0, `console errors: ${errors.join("; ")}`);
 });
 
-await runTests(async () => {
+runTests(async () => {
   await chromium.close();
   await site.close();
   await rm(dir, { recursive: true, force: true });
