@@ -24,15 +24,17 @@ enum Stage {
     Wasm,
     Js,
     E2e,
+    Deploy,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 6] = [
         Stage::Lint,
         Stage::Native,
         Stage::Wasm,
         Stage::Js,
         Stage::E2e,
+        Stage::Deploy,
     ];
 
     fn name(self) -> &'static str {
@@ -42,11 +44,12 @@ impl Stage {
             Stage::Wasm => "wasm",
             Stage::Js => "js",
             Stage::E2e => "e2e",
+            Stage::Deploy => "deploy",
         }
     }
 
     fn needs_emulator(self) -> bool {
-        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e | Stage::Deploy)
     }
 }
 
@@ -63,6 +66,8 @@ const RUST_API: &str = "rust-api";
 
 const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 const E2E_SCRIPT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// The deploy examples: first installs of Next.js, Wrangler, Deno and Bun, and a `next build`.
+const DEPLOY_TESTS_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 pub fn run(opts: &Options) -> Result<bool> {
     let stages = select(opts)?;
@@ -87,6 +92,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
+            Step::Stage(Stage::Deploy) => ctx.deploy(),
         }))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
@@ -135,7 +141,9 @@ fn select(opts: &Options) -> Result<Vec<Stage>> {
             for name in names {
                 match Stage::ALL.iter().find(|s| s.name() == name) {
                     Some(stage) => picked.push(*stage),
-                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                    None => {
+                        bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e, deploy")
+                    }
                 }
             }
             Stage::ALL
@@ -178,13 +186,19 @@ impl Step {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn toolchain_for(stages: &[Stage]) -> Result<()> {
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Lint,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+    ]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Wasm, Stage::Js, Stage::E2e, Stage::Deploy]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Js, Stage::E2e, Stage::Deploy]) {
         toolchain::js_tools()?;
         // The companion's suites: a real Redis, and node-redis from their own lockfile.
         toolchain::redis_server()?;
@@ -402,37 +416,61 @@ impl Ctx {
     }
 
     fn js(&mut self) -> Result<()> {
+        self.node_tests(
+            "js",
+            Env::JsNode,
+            &["--test-timeout=120000"],
+            NODE_TESTS_TIMEOUT,
+        )
+    }
+
+    /// The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun, `require`),
+    /// one at a time: each installs a framework and starts a server, which two cores run slowly.
+    fn deploy(&mut self) -> Result<()> {
+        self.node_tests(
+            "deploy",
+            Env::Deploy,
+            &["--test-timeout=900000", "--test-concurrency=1"],
+            DEPLOY_TESTS_TIMEOUT,
+        )
+    }
+
+    /// `node --test` over tests/<dir>/*.test.mjs, counted from its TAP report.
+    fn node_tests(
+        &mut self,
+        dir: &str,
+        env_counted: Env,
+        flags: &[&str],
+        deadline: Duration,
+    ) -> Result<()> {
         let env = self.script_env()?;
-        let files = test_files(&crate::root().join("tests").join("js"), "", ".test.mjs")?;
+        let files = test_files(&crate::root().join("tests").join(dir), "", ".test.mjs")?;
         if files.is_empty() {
-            println!("no tests/js/*.test.mjs yet");
+            println!("no tests/{dir}/*.test.mjs yet");
             return Ok(());
         }
-        let tap = crate::target_dir().join("xtask-js-tests.tap");
+        let tap = crate::target_dir().join(format!("xtask-{dir}-tests.tap"));
         let mut cmd = Command::new("node");
         cmd.current_dir(crate::root())
-            .args([
-                "--test",
-                "--test-timeout=120000",
-                "--test-reporter=spec",
-                "--test-reporter-destination=stdout",
-            ])
+            .arg("--test")
+            .args(flags)
+            .args(["--test-reporter=spec", "--test-reporter-destination=stdout"])
             .arg("--test-reporter=tap")
             .arg(format!("--test-reporter-destination={}", tap.display()))
             .args(&files)
             .envs(env);
-        let (status, output) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        let (status, output) = proc::run_tee_with_deadline(cmd, Some(deadline))?;
         self.outputs.push(output);
         let counts = std::fs::read_to_string(&tap)
             .ok()
             .and_then(|t| report::parse_tap(&t))
             .unwrap_or_default();
-        self.summary.add(Env::JsNode, counts);
+        self.summary.add(env_counted, counts);
         if !status.success() || counts.failed > 0 {
-            bail!("{} JS test(s) failed ({status})", counts.failed);
+            bail!("{} tests/{dir} test(s) failed ({status})", counts.failed);
         }
         if counts.total() == 0 {
-            bail!("{} tests/js file(s) but zero tests ran", files.len());
+            bail!("{} tests/{dir} file(s) but zero tests ran", files.len());
         }
         Ok(())
     }
@@ -612,7 +650,7 @@ mod tests {
             })
             .ok()
             .map(|s| s.len()),
-            Some(4)
+            Some(5)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
     }
