@@ -16,6 +16,7 @@ const companion = createCompanion({
   allow: ["uploadFile", "uploadBase64", "generate", "addInstrumental", "getTask"],
 });
 
+// README:deploy-bun:start
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port,
@@ -23,4 +24,5 @@ const server = Bun.serve({
   idleTimeout: 60,
   fetch: companion,
 });
+// README:deploy-bun:end
 console.log(`listening on ${server.url}`);

@@ -17,10 +17,12 @@ const companion = createCompanion({
   allow: ["uploadFile", "uploadBase64", "generate", "addInstrumental", "getTask"],
 });
 
+// README:deploy-express:start
 const app = express();
 // Before any body parser: the companion reads the bodies itself (uploads stream through).
 app.use("/tunesmith", toNodeListener(companion));
 app.use(express.json());
+// README:deploy-express:end
 app.get("/", (req, res) => res.send("the rest of your app"));
 
 app.listen(port, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${port}`));
