@@ -122,10 +122,11 @@ pub enum Env {
     WasmChromium,
     JsNode,
     E2eChromium,
+    Deploy,
 }
 
 impl Env {
-    pub const ALL: [Env; 8] = [
+    pub const ALL: [Env; 9] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
@@ -134,6 +135,7 @@ impl Env {
         Env::WasmChromium,
         Env::JsNode,
         Env::E2eChromium,
+        Env::Deploy,
     ];
 
     pub fn label(self) -> &'static str {
@@ -146,6 +148,7 @@ impl Env {
             Env::WasmChromium => "wasm chromium",
             Env::JsNode => "js node",
             Env::E2eChromium => "e2e chromium",
+            Env::Deploy => "deploy runtimes",
         }
     }
 }

@@ -24,15 +24,17 @@ enum Stage {
     Wasm,
     Js,
     E2e,
+    Deploy,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 6] = [
         Stage::Lint,
         Stage::Native,
         Stage::Wasm,
         Stage::Js,
         Stage::E2e,
+        Stage::Deploy,
     ];
 
     fn name(self) -> &'static str {
@@ -42,11 +44,12 @@ impl Stage {
             Stage::Wasm => "wasm",
             Stage::Js => "js",
             Stage::E2e => "e2e",
+            Stage::Deploy => "deploy",
         }
     }
 
     fn needs_emulator(self) -> bool {
-        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e | Stage::Deploy)
     }
 }
 
@@ -86,6 +89,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
+            Step::Stage(Stage::Deploy) => ctx.deploy(),
         }))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
@@ -134,7 +138,9 @@ fn select(opts: &Options) -> Result<Vec<Stage>> {
             for name in names {
                 match Stage::ALL.iter().find(|s| s.name() == name) {
                     Some(stage) => picked.push(*stage),
-                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                    None => {
+                        bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e, deploy")
+                    }
                 }
             }
             Stage::ALL
@@ -177,13 +183,19 @@ impl Step {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn toolchain_for(stages: &[Stage]) -> Result<()> {
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Lint,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+    ]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Wasm, Stage::Js, Stage::E2e, Stage::Deploy]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Js, Stage::E2e, Stage::Deploy]) {
         // Every suite's npm tools (node-redis among them), and a real Redis for the companion's.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
@@ -416,6 +428,15 @@ impl Ctx {
         counts.check("e2e", files.len())
     }
 
+    /// The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun, `require`):
+    /// each installs its framework from npm and serves the companion or a client.
+    fn deploy(&mut self) -> Result<()> {
+        let files = test_files(&crate::root().join("tests").join("deploy"), "", ".test.mjs")?;
+        let counts = self.node_tests(&files)?;
+        self.summary.add(Env::Deploy, counts);
+        counts.check("deploy", files.len())
+    }
+
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
     /// Chromium and servers of their own), and counts its closing lines.
     fn node_tests(&mut self, files: &[PathBuf]) -> Result<Counts> {
@@ -566,7 +587,7 @@ mod tests {
             })
             .ok()
             .map(|s| s.len()),
-            Some(4)
+            Some(5)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
     }
