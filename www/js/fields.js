@@ -46,7 +46,8 @@ function control(op, f, kind, id) {
     case "number":
       return el("input", { ...common, type: "number", min: f.minimum ?? "", max: f.maximum ?? "", step: f.multipleOf ?? "any", value: start ?? "", inputMode: "decimal" });
     case "track":
-      return el("input", { ...common, type: "text", autocomplete: "off", spellcheck: false, placeholder: "Pick a generated track, or paste its id", attrs: { list: "track-ids" } });
+      // The tracks of the song on show, by title and length (forms.js fills them in).
+      return el("select", { ...common, className: "track-choice" });
     case "textarea":
       return el("textarea", { ...common, rows: 3, value: start ?? "" });
     default:
