@@ -121,11 +121,10 @@ test("a service error is explained in plain words", async () => {
   await page.selectOption("[name=emulateCode]", "455");
   await page.click("#settings-form button[type=submit]");
   await page.click("button.boost");
-  const toast = await page.waitForSelector(".toast.kind-maintenance", { timeout: 15000 });
-  const text = await toast.textContent();
-  assert(/maintenance/i.test(text) && /try again/i.test(text), `toast: ${text}`);
+  const alert = await page.waitForSelector(".alert.kind-maintenance", { timeout: 15000 });
+  const text = await alert.textContent();
+  assert(/maintenance/i.test(text) && /try again/i.test(text), `message: ${text}`);
   await shot("5-error.png");
-  await page.click(".toast-close");
   await page.click("#settings summary");
 });
 

@@ -107,7 +107,7 @@ function show(item) {
   }
   const { family, what, taskId } = summary(body);
   const outcome = item.outcome ? el("span", { className: `outcome small outcome-${item.outcome}`, textContent: ` · ${OUTCOMES[item.outcome] ?? item.outcome}` }) : null;
-  appendToLog($("#callbacks"), el("li", { dataset: item.outcome ? { outcome: item.outcome } : {} },
+  appendToLog($("#callbacks"), el("li", { dataset: { family, stage: what ?? "", ...(item.outcome ? { outcome: item.outcome } : {}) } },
     el("time", { textContent: clockTime(item.at ?? Date.now()) }),
     el("span", { className: `tag fam-${family}`, textContent: family }),
     ` ${what}${body?.code != null ? ` · code ${body.code}` : ""}${taskId ? ` · ${String(taskId).slice(0, 8)}…` : ""}`,

@@ -1,7 +1,7 @@
 // Cover art for the task on show: two images in different styles, generated on request.
 import { $, el } from "./dom.js";
 import { logCreated, logState } from "./callbacks.js";
-import { showError } from "./messages.js";
+import { alertPlace, showError } from "./messages.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { state } from "./store.js";
 
@@ -16,6 +16,7 @@ async function generate() {
   const button = $("#covers-btn");
   const status = $("#covers-status");
   button.disabled = true;
+  alertPlace(status).replaceChildren();
   status.textContent = "Asking for covers…";
   try {
     const { taskId } = await state.client.generateCover({ taskId: task.id, callBackUrl: state.settings.callBackUrl }, callOptions());
@@ -32,7 +33,7 @@ async function generate() {
   } catch (error) {
     status.textContent = "";
     button.disabled = false;
-    showError(error);
+    showError(error, { inline: alertPlace(status) });
   }
 }
 

@@ -2,12 +2,15 @@
 // emulator, a message about missing credits offers to top them up (its admin route sets them,
 // through the demo's companion when the page holds no key).
 import { $ } from "./dom.js";
-import { offerAction, showError } from "./messages.js";
+import { alertPlace, offerAction, showError } from "./messages.js";
 import { hasPath, isLocal } from "./service.js";
 import { state } from "./store.js";
 
 /** What the top-up button sets: the emulator's usual starting credits. */
 const TOP_UP = 10000;
+
+/** Where a refused connection is explained: under Settings, where it is mended. */
+const connectionAlerts = () => alertPlace($("#settings"));
 
 export async function refreshCredits() {
   const pill = $("#conn");
@@ -16,10 +19,12 @@ export async function refreshCredits() {
     $("#credits").textContent = credits.toLocaleString("en");
     pill.dataset.state = "ok";
     $("#conn-text").textContent = state.service && isLocal() ? "Local emulator" : "Connected";
+    connectionAlerts().replaceChildren();
   } catch (error) {
     pill.dataset.state = "error";
-    $("#conn-text").textContent = error.kind === "unauthorized" ? "Key refused" : "Not connected";
-    if (error.kind !== "network") showError(error);
+    const refused = state.settings?.companionUrl ? "Session refused" : "Key refused";
+    $("#conn-text").textContent = error.kind === "unauthorized" ? refused : "Not connected";
+    if (error.kind !== "network") showError(error, { inline: connectionAlerts() });
   }
 }
 

@@ -3,7 +3,7 @@
 // the page's own labels and starting values (operations.js); the request collected, sent and
 // followed.
 import { $, el, fieldLabels, formatDuration, shortTitle } from "./dom.js";
-import { clearErrorsOnEdit, clearFieldErrors, nameMethods, showError, showFieldError } from "./messages.js";
+import { alertPlace, clearErrorsOnEdit, clearFieldErrors, nameMethods, showError, showFieldError } from "./messages.js";
 import { checkRequest } from "./check.js";
 import { byRank, field, labelFor } from "./fields.js";
 import { METHODS, OPERATIONS } from "./operations.js";
@@ -145,8 +145,12 @@ function fitSource() {
   }
 }
 
+/** Where the step's own errors show: under its Create button. */
+const formAlerts = () => alertPlace($("#go").parentElement);
+
 async function submit() {
   clearFieldErrors(form());
+  formAlerts().replaceChildren();
   clearFieldErrors($("#h-source").closest("section"));
   const op = current();
   const request = collect();
@@ -161,7 +165,7 @@ async function submit() {
     go.classList.remove("busy");
     await openTask(taskId, { op: op.name, title: request.title || null, created: true });
   } catch (error) {
-    showError(error, requestErrors());
+    showError(error, { ...requestErrors(), inline: formAlerts() });
   } finally {
     go.disabled = false;
     go.classList.remove("busy");
@@ -172,6 +176,7 @@ async function boost(input, button) {
   const content = input.value.trim() || input.placeholder;
   button.disabled = true;
   button.textContent = "Boosting…";
+  formAlerts().replaceChildren();
   try {
     const boosted = await state.client.boostStyle({ content }, callOptions());
     // A boost costs a credit.
@@ -182,7 +187,7 @@ async function boost(input, button) {
     }
   } catch (error) {
     // The booster's own field is the one this button sits next to.
-    const where = { roots: [form()], labels: { content: labelFor(current(), input.name) } };
+    const where = { roots: [form()], labels: { content: labelFor(current(), input.name) }, inline: formAlerts() };
     if (error?.kind === "validation") showFieldError({ field: input.name, message: error.message }, where);
     else showError(error, where);
   } finally {

@@ -5,7 +5,7 @@ import { $, el, formatBytes } from "./dom.js";
 import { clearFieldError, showError, showFieldError } from "./messages.js";
 import { callOptions } from "./service.js";
 import { on, state } from "./store.js";
-import { checkTool, collectFields, runTool, toolErrors, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, toolAlerts, toolErrors, toolFields, toolForm } from "./studio.js";
 import { openTask } from "./task.js";
 import { notAudio } from "./upload.js";
 
@@ -46,7 +46,7 @@ async function upload(slot, file) {
     out.dataset.done = "true";
   } catch (error) {
     out.textContent = "";
-    const where = toolErrors(form());
+    const where = { ...toolErrors(form()), inline: toolAlerts($("#tool-mashup")) };
     if (error?.kind === "validation") showFieldError({ field: "uploadUrlList", message: error.message }, where);
     else showError(error, where);
   }

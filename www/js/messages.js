@@ -125,6 +125,18 @@ export function showError(error, where = {}) {
   setTimeout(() => toast.remove(), TOAST_MS);
 }
 
+/**
+ * The place for the messages about `anchor` (a button's row, a status line), right after it, made
+ * on first use: an error shows where it happened, and no overlay covers the page.
+ */
+export function alertPlace(anchor) {
+  const next = anchor.nextElementSibling;
+  if (next?.classList.contains("alert-place")) return next;
+  const place = el("div", { className: "alert-place" });
+  anchor.after(place);
+  return place;
+}
+
 const find = (roots, sel) => roots.map((root) => root.querySelector(sel)).find(Boolean) ?? null;
 
 /**

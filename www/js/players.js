@@ -2,7 +2,7 @@
 // WAV conversion and "Extend this", which picks the track as the source of the next operation.
 import { $, el, formatDuration } from "./dom.js";
 import { logCreated, logState } from "./callbacks.js";
-import { showError } from "./messages.js";
+import { alertPlace, showError } from "./messages.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { set, state } from "./store.js";
 
@@ -78,6 +78,8 @@ function trackCard(task, track) {
 
 async function convertWav(task, audioId, button, out) {
   button.disabled = true;
+  const alerts = alertPlace(button.parentElement);
+  alerts.replaceChildren();
   out.textContent = "Converting…";
   try {
     const { taskId } = await state.client.convertToWav({ taskId: task.id, audioId, callBackUrl: state.settings.callBackUrl }, callOptions());
@@ -92,6 +94,6 @@ async function convertWav(task, audioId, button, out) {
   } catch (error) {
     out.textContent = "";
     button.disabled = false;
-    showError(error);
+    showError(error, { inline: alerts });
   }
 }

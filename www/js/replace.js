@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { callOptions } from "./service.js";
 import { on, state } from "./store.js";
 import { refusals } from "./check.js";
-import { audioOf, checkTool, collectFields, needsLength, onSource, runTool, source, toolErrors, toolFields, toolForm } from "./studio.js";
+import { audioOf, checkTool, collectFields, needsLength, onSource, runTool, source, toolAlerts, toolErrors, toolFields, toolForm } from "./studio.js";
 import { openTask } from "./task.js";
 import { Waveform } from "./waveform.js";
 import { clearFieldError, showError, showFieldError } from "./messages.js";
@@ -122,7 +122,7 @@ async function load(now) {
     $("#replace-wave").dataset.ready = "true";
   } catch (error) {
     $("#replace-wave-note").textContent = "";
-    showError(error);
+    showError(error, { inline: toolAlerts($("#tool-replace")) });
   }
 }
 

@@ -3,7 +3,7 @@
 // change is checked whole before any of it is applied: a refused value leaves the page on the
 // settings it had.
 import { $, el, fieldLabels } from "./dom.js";
-import { clearErrorsOnEdit, clearFieldErrors, showError, showFieldError } from "./messages.js";
+import { alertPlace, clearErrorsOnEdit, clearFieldErrors, showError, showFieldError } from "./messages.js";
 import { DEV_KEY, describeOperation, loadDescription, makeClient } from "./service.js";
 import { on, set, state } from "./store.js";
 import { describePanel } from "./callbacks.js";
@@ -92,6 +92,8 @@ export function initSettings() {
     event.preventDefault();
     clearFieldErrors(f);
     const note = $("#settings-note");
+    const alerts = alertPlace(note.parentElement);
+    alerts.replaceChildren();
     const emulateCode = f.elements.emulateCode.value;
     try {
       await apply(read());
@@ -99,7 +101,7 @@ export function initSettings() {
       note.textContent = state.emulateCode ? `The next request will be answered with code ${state.emulateCode}.` : "Applied.";
     } catch (error) {
       note.textContent = "Nothing was changed.";
-      const where = { roots: [f], labels: fieldLabels(f) };
+      const where = { roots: [f], labels: fieldLabels(f), inline: alerts };
       if (!showFieldError(error, where)) showError(error, where);
     }
   });

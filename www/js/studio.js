@@ -6,7 +6,7 @@
 import { $, el, fieldLabels, formatDuration } from "./dom.js";
 import { field } from "./fields.js";
 import { checkRequest } from "./check.js";
-import { clearErrorsOnEdit, clearFieldErrors, showError } from "./messages.js";
+import { alertPlace, clearErrorsOnEdit, clearFieldErrors, showError } from "./messages.js";
 import { describeOperation } from "./service.js";
 import { on, state } from "./store.js";
 
@@ -140,7 +140,7 @@ export async function runTool({ button, status, form }, action) {
   if (form) clearFieldErrors(form);
   clearFieldErrors(sourceBox());
   if (status) status.textContent = "";
-  const inline = alertSlot(button.closest(".tool"));
+  const inline = toolAlerts(button.closest(".tool"));
   inline.replaceChildren();
   button.disabled = true;
   button.classList.add("busy");
@@ -157,14 +157,7 @@ export async function runTool({ button, status, form }, action) {
 }
 
 /** A tool's place for what went wrong in it, under its status line: a message never covers the studio. */
-function alertSlot(section) {
-  let slot = section.querySelector(".tool-alert");
-  if (!slot) {
-    slot = el("div", { className: "tool-alert" });
-    (section.querySelector(".tool-status") ?? section.lastElementChild).after(slot);
-  }
-  return slot;
-}
+export const toolAlerts = (section) => alertPlace(section.querySelector(".tool-status") ?? section.lastElementChild);
 
 /** Tools that need a track of some length: `{ section, button, seconds, why }`. */
 const lengthNeeds = [];

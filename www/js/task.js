@@ -3,7 +3,7 @@
 import { $, $$ } from "./dom.js";
 import { logCreated, logState } from "./callbacks.js";
 import { resetCovers } from "./covers.js";
-import { showError } from "./messages.js";
+import { alertPlace, showError } from "./messages.js";
 import { resetTracks, showTrack } from "./players.js";
 import { pollSchedule } from "./service.js";
 import { set, state } from "./store.js";
@@ -110,6 +110,8 @@ export async function openTask(taskId, { op = null, title = null, created = fals
     $("#task-card").scrollIntoView({ block: "start", behavior: "smooth" });
   }
   $("#task-state").textContent = "waiting for the service…";
+  const alerts = alertPlace($("#timeline"));
+  alerts.replaceChildren();
   try {
     if (!created) {
       // Where the task stands now: its stages so far passed before this visit, and its record
@@ -148,6 +150,6 @@ export async function openTask(taskId, { op = null, title = null, created = fals
     } else {
       $("#task-state").textContent = "could not be followed";
     }
-    showError(error);
+    showError(error, { inline: alerts });
   }
 }

@@ -2,7 +2,7 @@
 // its bytes, then uploaded with progress; the uploaded file is the source of the upload operations.
 import { $, el, fieldLabels, formatBytes } from "./dom.js";
 import { MELODY_SECONDS, testMelody } from "./melody.js";
-import { clearFieldErrors, showError, showFieldError } from "./messages.js";
+import { alertPlace, clearFieldErrors, showError, showFieldError } from "./messages.js";
 import { callOptions } from "./service.js";
 import { set, state } from "./store.js";
 
@@ -68,6 +68,8 @@ function forget() {
 
 async function uploadAudio(file) {
   clearFieldErrors(card());
+  const alerts = alertPlace($("#err-uploadUrl"));
+  alerts.replaceChildren();
   const refusal = await notAudio(file);
   if (refusal) {
     forget();
@@ -93,7 +95,7 @@ async function uploadAudio(file) {
     drop.dataset.state = "idle";
     setProgress(0, "Upload failed.");
     if (error?.kind === "validation") showFieldError({ field: "uploadUrl", message: error.message }, sourceErrors());
-    else showError(error);
+    else showError(error, { inline: alerts });
   }
 }
 
