@@ -106,6 +106,6 @@ export function field(op, f, onBoost, prefix = "") {
     button.addEventListener("click", () => onBoost(input, button));
     row.append(button);
   }
-  const wide = kind === "textarea" || op.boost?.includes(f.name);
+  const wide = kind === "textarea" || kind === "track" || op.boost?.includes(f.name);
   return el("div", { className: `field${wide ? " wide" : ""}${kind === "slider" ? " slider" : ""}`, dataset: { field: f.name } }, labelEl, row, hint, error);
 }

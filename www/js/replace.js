@@ -30,13 +30,20 @@ function render() {
   fill(source());
 }
 
-/** The chosen track's own words, as starting values. */
+/** The chosen track's own words, as starting values; a window chosen on another track goes. */
 function fill({ track }) {
   const f = form().elements;
-  if (!track || !f.title) return;
+  if (!f.title) return;
+  for (const name of ["infillStartS", "infillEndS"]) {
+    f[name].value = "";
+    clearFieldError(name, form());
+  }
+  $("#replace-status").textContent = "";
+  if (!track) return;
   f.title.value = track.title ? `${track.title} (new section)` : "";
   f.tags.value = track.tags ?? "";
-  f.fullLyrics.value = track.prompt ?? "";
+  // An instrumental has no lyrics of its own: after the change, the window's are the song's.
+  f.fullLyrics.value = track.prompt || f.prompt.value;
 }
 
 function showWindow({ start, end }, { typed = false } = {}) {
