@@ -182,9 +182,11 @@ test("error text and slider values meet WCAG AA contrast (4.5:1) in both themes"
 let instrumentalId;
 test("Add instrumental: filled, submitted, followed; the polled log shows each record's stage", async () => {
   instrumentalId = await submitAndWait();
-  const polled = await page.textContent("#polled");
+  const polled = await page.textContent("#states");
   for (const words of ["text (running)", "first (running)", "complete (succeeded)"]) assert(polled.includes(words), `polled: ${polled}`);
   assert(!/undefined/.test(polled), `polled: ${polled}`);
+  // Talking to the emulator directly, the client polls, and says so.
+  assert((await page.textContent("#states-title")) === "Polled states" && /· polled/.test(polled), `labelled polled: ${polled}`);
 });
 
 test("Extend: opening it with no track names the Track to extend, and sends nothing", async () => {
