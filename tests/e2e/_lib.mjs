@@ -100,14 +100,64 @@ export async function emulator({ own = false, args = [] } = {}) {
 
 /**
  * The demo page as `cargo xtask demo` serves it: www/ and pkg/ copied into a fresh folder, served
- * by an emulator of our own (`--www`) with the given stage delay; stopped by `stop()`.
+ * by an emulator of our own (`--www`) with the given stage delay; with `companion`, the page talks
+ * to the demo's own companion (xtask/src/demo-companion.mjs, which holds the key) as it does under
+ * `cargo xtask demo`. Stopped by `stop()`; `companionLog()` is what the companion printed.
  */
-export async function demoSite({ stageDelayMs = 2500, args = [] } = {}) {
+export async function demoSite({ stageDelayMs = 2500, args = [], companion = false } = {}) {
   const site = await mkdtemp(join(tmpdir(), "tunesmith-demo-site-"));
   await cp(join(ROOT, "www"), site, { recursive: true });
   await cp(PKG, join(site, "pkg"), { recursive: true });
   const emu = await emulator({ own: true, args: ["--www", site, "--stage-delay-ms", String(stageDelayMs), ...args] });
-  return { ...emu, site };
+  if (!companion) return { ...emu, site };
+  const port = await freePort();
+  const child = spawn("node", [join(ROOT, "xtask", "src", "demo-companion.mjs")], {
+    env: {
+      ...process.env,
+      TUNESMITH_PKG: PKG,
+      COMPANION_PORT: String(port),
+      COMPANION_API_KEY: emu.key,
+      COMPANION_MUSIC_URL: emu.music,
+      COMPANION_UPLOAD_URL: emu.upload,
+      COMPANION_PAGE_ORIGINS: emu.music,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = [];
+  child.stderr.on("data", (chunk) => output.push(String(chunk)));
+  const companionUrl = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`the demo's companion did not start in 30 s: ${output.join("")}`)), 30000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = /^ready (\S+)/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the demo's companion exited (${code}): ${output.join("")}`)));
+  });
+  const demoUrl = `http://127.0.0.1:${port}/demo`;
+  // What `cargo xtask demo` writes beside the page.
+  await writeFile(join(site, "companion.json"), JSON.stringify({ companionUrl, demoUrl }));
+  process.on("exit", () => child.exitCode === null && child.kill("SIGKILL"));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    await emu.stop();
+  };
+  return { ...emu, site, companionUrl, demoUrl, companionLog: () => output.join(""), stop };
+}
+
+/** A free loopback port. */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
 }
 
 // ---- The package, as a user gets it --------------------------------------------------------------
