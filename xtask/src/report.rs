@@ -132,10 +132,11 @@ pub enum Env {
     WasmChromium,
     JsNode,
     E2eChromium,
+    BenchSmoke,
 }
 
 impl Env {
-    pub const ALL: [Env; 7] = [
+    pub const ALL: [Env; 8] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
@@ -143,6 +144,7 @@ impl Env {
         Env::WasmChromium,
         Env::JsNode,
         Env::E2eChromium,
+        Env::BenchSmoke,
     ];
 
     pub fn label(self) -> &'static str {
@@ -154,6 +156,7 @@ impl Env {
             Env::WasmChromium => "wasm chromium",
             Env::JsNode => "js node",
             Env::E2eChromium => "e2e chromium",
+            Env::BenchSmoke => "bench smoke",
         }
     }
 }

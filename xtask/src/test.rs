@@ -24,15 +24,18 @@ enum Stage {
     Wasm,
     Js,
     E2e,
+    /// Each bench script once at a small size: a benchmark that broke fails here, not at release.
+    Bench,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 6] = [
         Stage::Lint,
         Stage::Native,
         Stage::Wasm,
         Stage::Js,
         Stage::E2e,
+        Stage::Bench,
     ];
 
     fn name(self) -> &'static str {
@@ -42,11 +45,12 @@ impl Stage {
             Stage::Wasm => "wasm",
             Stage::Js => "js",
             Stage::E2e => "e2e",
+            Stage::Bench => "bench",
         }
     }
 
     fn needs_emulator(self) -> bool {
-        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e | Stage::Bench)
     }
 }
 
@@ -87,6 +91,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
+            Step::Stage(Stage::Bench) => ctx.bench_smoke(),
         }))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
@@ -135,7 +140,10 @@ fn select(opts: &Options) -> Result<Vec<Stage>> {
             for name in names {
                 match Stage::ALL.iter().find(|s| s.name() == name) {
                     Some(stage) => picked.push(*stage),
-                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                    None => bail!(
+                        "unknown stage `{name}`; stages: {}",
+                        Stage::ALL.map(Stage::name).join(", ")
+                    ),
                 }
             }
             Stage::ALL
@@ -178,20 +186,29 @@ impl Step {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn toolchain_for(stages: &[Stage]) -> Result<()> {
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Lint,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Bench,
+    ]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Wasm, Stage::Js, Stage::E2e, Stage::Bench]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Js, Stage::E2e, Stage::Bench]) {
         toolchain::js_tools()?;
         // The companion's suites: a real Redis, and node-redis from their own lockfile.
         toolchain::redis_server()?;
         toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
     }
-    if any(&[Stage::Wasm, Stage::E2e]) {
+    if any(&[Stage::Wasm, Stage::E2e, Stage::Bench]) {
         toolchain::chromium()?;
+    }
+    if any(&[Stage::Bench]) {
+        toolchain::wrk()?;
     }
     Ok(())
 }
@@ -379,6 +396,7 @@ impl Ctx {
         if self.pkg.is_none() {
             let pkg = package::build(Profile::Release)?;
             pkg.print_sizes()?;
+            pkg.check_size_budget()?;
             if let Some(site) = &self.site {
                 package::copy_tree(&pkg.dir, &site.join("pkg"))?;
             }
@@ -444,8 +462,34 @@ impl Ctx {
             println!("no tests/e2e/*.mjs yet");
             return Ok(());
         }
+        self.run_scripts(&scripts, &env, Env::E2eChromium, "e2e")
+    }
+
+    fn bench_smoke(&mut self) -> Result<()> {
+        let mut env = self.script_env()?;
+        env.push((crate::bench::ENV_SMOKE, "1".into()));
+        env.push((
+            crate::bench::ENV_STAGE_DELAY_MS,
+            emulator::SUITE_STAGE_DELAY_MS.into(),
+        ));
+        let scripts = crate::bench::scripts()?;
+        if scripts.is_empty() {
+            bail!("no bench scripts found");
+        }
+        self.run_scripts(&scripts, &env, Env::BenchSmoke, "bench")
+    }
+
+    /// Runs each node script with `env`; a script's closing `N passed, N failed` line (or its exit
+    /// status) is counted for `counted_as`.
+    fn run_scripts(
+        &mut self,
+        scripts: &[PathBuf],
+        env: &[(&'static str, OsString)],
+        counted_as: Env,
+        kind: &str,
+    ) -> Result<()> {
         let mut failed = Vec::new();
-        for script in &scripts {
+        for script in scripts {
             let mut cmd = Command::new("node");
             cmd.current_dir(crate::root())
                 .arg(script)
@@ -453,7 +497,7 @@ impl Ctx {
             let (status, output) = proc::run_tee_with_deadline(cmd, Some(E2E_SCRIPT_TIMEOUT))?;
             let counts = script_counts(status.success(), report::parse_plain(&output));
             self.outputs.push(output);
-            self.summary.add(Env::E2eChromium, counts);
+            self.summary.add(counted_as, counts);
             if counts.failed > 0 {
                 failed.push(
                     script
@@ -464,7 +508,7 @@ impl Ctx {
             }
         }
         if !failed.is_empty() {
-            bail!("failing e2e script(s): {}", failed.join(", "));
+            bail!("failing {kind} script(s): {}", failed.join(", "));
         }
         Ok(())
     }
@@ -612,7 +656,7 @@ mod tests {
             })
             .ok()
             .map(|s| s.len()),
-            Some(4)
+            Some(5)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
     }
