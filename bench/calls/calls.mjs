@@ -34,6 +34,7 @@ const WARMUP = sized(300, 5);
 const PROFILED_CALLS = sized(3000, 20);
 const GOAL = 1.1;
 const SELF = fileURLToPath(import.meta.url);
+const PROFILED_SIDES = ["getCredits, package", "getCredits, raw fetch + JSON.parse", "getTask, package", "getTask, raw fetch + JSON.parse"];
 
 // ---- What is measured: the same four loops in Node and in the page ---------------------------------------
 /** The four ways to make one call; `Client` is the package's. Runs in Node and in the page alike. */
@@ -46,6 +47,19 @@ function makeSides(Client, music, key, taskId) {
     if (body.code !== 200) throw new Error(`raw ${path}: ${JSON.stringify(body)}`);
     return body.data;
   };
+  // The same, with what the client adds around each attempt: an AbortController whose signal goes
+  // to fetch, a timeout timer, and the controller aborted once the answer is read.
+  const guarded = async (path) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 60_000);
+    try {
+      const response = await fetch(music + path, { headers, signal: controller.signal });
+      return JSON.parse(await response.text()).data;
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  };
   const creditsPath = "/api/v1/generate/credit";
   const taskPath = `/api/v1/generate/record-info?taskId=${encodeURIComponent(taskId)}`;
   return {
@@ -54,6 +68,9 @@ function makeSides(Client, music, key, taskId) {
     },
     "getCredits, raw fetch + JSON.parse": async () => {
       if (typeof (await raw(creditsPath)) !== "number") throw new Error("raw credits: no number");
+    },
+    "getCredits, raw + AbortController, timer": async () => {
+      if (typeof (await guarded(creditsPath)) !== "number") throw new Error("guarded credits: no number");
     },
     "getTask, package": async () => {
       if ((await client.getTask({ taskId })).state !== "succeeded") throw new Error("getTask: not succeeded");
@@ -84,7 +101,8 @@ async function perCall(sides, { blocks, perBlock, warmup }) {
 // ---- The profile child: one side's calls under node --cpu-prof -----------------------------------------
 if (process.argv[2] === "--profile-child") {
   const [, , , side, pkgDir, taskId, count] = process.argv;
-  const { Client } = await import(pathToFileURL(join(pkgDir, "node.js")).href);
+  // The raw side does not load the package: its profile holds only what fetch runs.
+  const { Client } = side.includes("package") ? await import(pathToFileURL(join(pkgDir, "node.js")).href) : { Client: class {} };
   const sides = makeSides(Client, MUSIC, KEY, taskId);
   for (let i = 0; i < 200; i++) await sides[side]();
   // The loop's bounds on the profile's clock (both monotonic, µs), so that start-up is left out.
@@ -159,7 +177,9 @@ function selfTimes(profile, calls, window, fetchWasm) {
     const part = partOf(node.callFrame, fetchWasm);
     parts.set(part, (parts.get(part) ?? 0) + us / calls);
     if (/module|glue|entry/.test(part)) {
-      const name = `${node.callFrame.functionName || "(anonymous)"} [${part.replace(/^the /, "").replace(/ \(.*/, "")}]`;
+      const { functionName, lineNumber, columnNumber } = node.callFrame;
+      const where = functionName ? "" : ` at ${lineNumber + 1}:${columnNumber + 1}`;
+      const name = `${functionName || "(anonymous)"}${where} [${part.replace(/^the /, "").replace(/ \(.*/, "")}]`;
       functions.set(name, (functions.get(name) ?? 0) + us / calls);
     }
   }
@@ -198,7 +218,7 @@ async function nodeProfiles(taskId) {
   const dir = await mkdtemp(join(tmpdir(), "tunesmith-calls-prof-"));
   const raw = {};
   try {
-    for (const side of ["getCredits, package", "getCredits, raw fetch + JSON.parse", "getTask, package", "getTask, raw fetch + JSON.parse"]) {
+    for (const side of PROFILED_SIDES) {
       const out = join(dir, side.replace(/\W+/g, "-"));
       const { stdout } = await promisify(execFile)(
         process.execPath,
@@ -232,7 +252,7 @@ async function chromiumProfiles(browser, taskId) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
-    for (const side of ["getCredits, package", "getCredits, raw fetch + JSON.parse", "getTask, package", "getTask, raw fetch + JSON.parse"]) {
+    for (const side of PROFILED_SIDES) {
       await cdp.send("Profiler.start");
       await page.evaluate(
         async ({ side, count }) => {
@@ -256,6 +276,9 @@ const verdicts = goals();
 const report = (where, times) => {
   console.log(`\n  ${where}: µs per sequential call (median of ${BLOCKS} blocks of ${PER_BLOCK}, sides interleaved)`);
   for (const [name, us] of Object.entries(times)) console.log(`    ${name.padEnd(40)} ${us.toFixed(0).padStart(8)}`);
+  const guard = times["getCredits, raw + AbortController, timer"] - times["getCredits, raw fetch + JSON.parse"];
+  const rest = times["getCredits, package"] - times["getCredits, raw + AbortController, timer"];
+  console.log(`    getCredits' extra time: ${guard.toFixed(0)} µs for an AbortController, its signal in fetch and a timer; ${rest.toFixed(0)} µs for the rest of the package`);
   for (const op of ["getCredits", "getTask"]) {
     const ratio = times[`${op}, package`] / times[`${op}, raw fetch + JSON.parse`];
     const extra = times[`${op}, package`] - times[`${op}, raw fetch + JSON.parse`];
