@@ -26,7 +26,7 @@ pub const WASM_OPT_FEATURES: &[&str] = &[
 ];
 
 /// What wasm-opt runs on the shipped module (`cargo xtask bench --only size` measures the others).
-pub const WASM_OPT_PASSES: &[&str] = &["-Oz", "--strip-target-features"];
+pub const WASM_OPT_PASSES: &[&str] = &["-Oz", "--converge", "--strip-target-features"];
 
 /// wasm-bindgen's switches for the shipped module.
 pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
@@ -35,9 +35,10 @@ pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
 const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
 
 /// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm` + `tunesmith.js`) may
-/// weigh: `cargo xtask test` fails past it. Today's size plus 2 KB, so that growth is a decision;
-/// the goal is 48 KB + 2 KB (50_000), and this is lowered as the module shrinks towards it.
-pub const SIZE_BUDGET_GZIP_BYTES: u64 = 70_500;
+/// weigh: `cargo xtask test` fails past it. The size on 2026-11-24 (67,550 B) plus 2 KB, so that
+/// growth is a decision; the goal is 48 KB + 2 KB (50_000), and this is lowered as the module
+/// shrinks towards it.
+pub const SIZE_BUDGET_GZIP_BYTES: u64 = 69_600;
 /// The size the package aims at, gzipped wasm + glue with every operation: `cargo xtask bench`.
 pub const SIZE_GOAL_GZIP_BYTES: u64 = 48_000;
 
