@@ -1,6 +1,6 @@
 // Shared by the e2e scripts: the emulator (the one xtask started, or our own), the packed tarball
-// installed into fresh projects, a static server, headless Chromium, and a tiny runner that prints
-// `N passed, N failed` as `cargo xtask test` reads it.
+// installed into fresh projects, a static server, headless Chromium, and node's test runner (each
+// script is a `node --test` file; its tests run in order).
 import { spawn, execFile } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { after, test as nodeTest } from "node:test";
 import { promisify } from "node:util";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -33,13 +34,14 @@ export async function sh(cmd, args, options = {}) {
 // ---- Tools (tests/e2e/package.json), installed once and kept between runs --------------------------
 
 /** `npm ci` in tests/e2e when its lockfile changed since the last install. */
+/** The repository's npm tools (one root lockfile), installed when `cargo xtask test` has not yet. */
 export async function ensureTools() {
-  const lock = await readFile(join(TOOLS, "package-lock.json"), "utf8");
-  const stamp = join(TOOLS, "node_modules", ".installed-lock");
+  const lock = await readFile(join(ROOT, "package-lock.json"), "utf8");
+  const stamp = join(ROOT, "node_modules", ".installed-lock");
   const installed = await readFile(stamp, "utf8").catch(() => "");
   if (installed !== lock) {
-    console.log("installing tests/e2e tools (npm ci)…");
-    await sh("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: TOOLS });
+    console.log("installing the repository's npm tools (npm ci)…");
+    await sh("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: ROOT });
     await writeFile(stamp, lock);
   }
   const require = createRequire(join(TOOLS, "package.json"));
@@ -204,33 +206,19 @@ export function watchConsole(page) {
 
 // ---- Runner ---------------------------------------------------------------------------------------------
 
-const tests = [];
+/** A test of this file, run by node's test runner after the ones registered before it. */
 export function test(name, fn) {
-  tests.push({ name, fn });
+  nodeTest(name, () => fn());
 }
 
 export function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
 
-/** Runs the registered tests in order, prints the closing line, exits non-zero on any failure. */
-export async function runTests(cleanup = async () => {}) {
-  let passed = 0;
-  let failed = 0;
-  for (const { name, fn } of tests) {
-    const t0 = Date.now();
-    try {
-      await fn();
-      passed++;
-      console.log(`  ok    ${name} (${Date.now() - t0} ms)`);
-    } catch (error) {
-      failed++;
-      console.log(`  FAIL  ${name} (${Date.now() - t0} ms)\n        ${String(error?.stack ?? error).split("\n").join("\n        ")}`);
-    }
-  }
-  await cleanup().catch((e) => console.log(`cleanup: ${e.message}`));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+/** Registers `cleanup` to run once the file's tests have run (`node --test --test-force-exit`
+ * ends the process after it, whatever handles are left open). */
+export function runTests(cleanup = async () => {}) {
+  after(cleanup);
 }
 
 /** A real audio file: `seconds` of a 440 Hz tone with vibrato, 16-bit mono WAV. */

@@ -1,7 +1,7 @@
-//! `cargo xtask bench`: emulator throughput and memory, package size and where its bytes are,
+//! `cargo lab bench`: emulator throughput and memory, package size and where its bytes are,
 //! browser and Node benchmark scripts; each figure beside its baseline or goal, measured in the
 //! same run. A missed goal is printed, not failed: timings vary. `cargo xtask test` runs each
-//! script once at a small size ([`scripts`], [`ENV_SMOKE`]) so that none can break unseen.
+//! script once at a small size (`xtask::bench_scripts`) so that none can break unseen.
 
 use crate::emulator::{self, Emulator, Launch, TEST_KEY};
 use crate::package::{self, Profile};
@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use xtask::bench_scripts::{section_script, ENV_STAGE_DELAY_MS};
 
 pub struct Options {
     pub only: Option<Vec<String>>,
@@ -31,16 +32,7 @@ const SECTIONS: [&str; 7] = [
     "bundle",
 ];
 
-/// The sections that run a node script of their own, `bench/<section>/<section>.mjs`; `browser`
-/// runs every `bench/*.mjs`.
-const SCRIPT_SECTIONS: [&str; 4] = ["size", "companion", "calls", "bundle"];
-
-/// Set to `1` by `cargo xtask test`: the scripts run once at a small size (bench/_lib.mjs).
-pub const ENV_SMOKE: &str = "TUNESMITH_BENCH_SMOKE";
-/// The emulator's time between task stages, for the scripts that compute when a task ends.
-pub const ENV_STAGE_DELAY_MS: &str = "TUNESMITH_BENCH_STAGE_DELAY_MS";
-
-// Targets from issue 2 (emulator throughput and memory).
+// The targets of the emulator: throughput and memory.
 const TARGET_REQUESTS_PER_SEC: f64 = 20_000.0;
 const TARGET_P99_MS: f64 = 5.0;
 const TARGET_RSS_MB: f64 = 200.0;
@@ -564,7 +556,6 @@ fn browser(bin: &std::path::Path) -> Result<()> {
 fn companion(bin: &std::path::Path) -> Result<()> {
     toolchain::js_tools()?;
     toolchain::wrk()?;
-    toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
     let pkg = package::build(Profile::Release)?;
     const STAGE_DELAY_MS: &str = "1500";
     let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;
@@ -610,23 +601,6 @@ fn bundle() -> Result<()> {
         &section_script("bundle"),
         &[("TUNESMITH_PKG", OsString::from(&pkg.dir))],
     )
-}
-
-fn section_script(section: &str) -> PathBuf {
-    crate::root()
-        .join("bench")
-        .join(section)
-        .join(format!("{section}.mjs"))
-}
-
-/// Every bench script: `bench/*.mjs` (the `browser` section) and each section's own.
-pub fn scripts() -> Result<Vec<PathBuf>> {
-    let mut scripts = node_scripts(&crate::root().join("bench"))?;
-    scripts.extend(SCRIPT_SECTIONS.map(section_script));
-    if let Some(missing) = scripts.iter().find(|s| !s.is_file()) {
-        bail!("no bench script {}", missing.display());
-    }
-    Ok(scripts)
 }
 
 fn run_script(script: &Path, env: &[(&'static str, OsString)]) -> Result<()> {
