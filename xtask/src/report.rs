@@ -123,10 +123,11 @@ pub enum Env {
     JsNode,
     E2eChromium,
     Deploy,
+    BenchSmoke,
 }
 
 impl Env {
-    pub const ALL: [Env; 9] = [
+    pub const ALL: [Env; 10] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
@@ -136,6 +137,7 @@ impl Env {
         Env::JsNode,
         Env::E2eChromium,
         Env::Deploy,
+        Env::BenchSmoke,
     ];
 
     pub fn label(self) -> &'static str {
@@ -149,6 +151,7 @@ impl Env {
             Env::JsNode => "js node",
             Env::E2eChromium => "e2e chromium",
             Env::Deploy => "deploy runtimes",
+            Env::BenchSmoke => "bench smoke",
         }
     }
 }
