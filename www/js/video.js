@@ -1,11 +1,10 @@
 // The music video of the chosen track: `generateVideo` (with the optional author and watermark the
 // description lists), followed with `waitForVideo`, shown in a `<video>` with a download link.
 import { $, el } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { refreshCredits } from "./credits.js";
+import { logCreated, logState } from "./callbacks.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
-import { collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
 
 const FIELDS = ["author", "domainName"];
 const form = () => $("#video-form");
@@ -26,14 +25,13 @@ function make() {
     abort = new AbortController();
     const { taskId, audioId } = source();
     const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    await checkTool("generateVideo", request, described);
     const created = await state.client.generateVideo(request, callOptions());
-    logPolled("video", `created ${created.taskId.slice(0, 8)}…`);
-    refreshCredits();
-    watchInbox();
+    logCreated("video", `${created.taskId.slice(0, 8)}…`);
     say("Filming…");
     const task = await state.client.waitForVideo(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logPolled("video", `${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("video", `${r.successFlag} (${r.state})`),
     });
     const url = task.response?.videoUrl ?? "";
     const video = $("#video-player");

@@ -19,8 +19,6 @@ use tunesmith_protocol::Op;
 
 const S: &str = "hostile";
 const TIMEOUT: Duration = Duration::from_secs(5);
-/// Why some goals are missed until the emulator's fixes of issue 13 land (branch emu13).
-const EMU13: &str = "needs the emulator fixes of branch emu13 (issue 13, defect 7)";
 
 pub struct Settings {
     pub seed: u64,
@@ -117,24 +115,18 @@ impl Findings {
             self.reads_outside.len(),
             first(&self.reads_outside),
         ));
-        figures.push(
-            Figure::none_of(
-                S,
-                "URL uploads of the emulator itself accepted",
-                self.self_fetches.len(),
-                first(&self.self_fetches),
-            )
-            .because(EMU13),
-        );
-        figures.push(
-            Figure::none_of(
-                S,
-                "out-of-range admin values accepted",
-                self.admin_unbounded.len(),
-                first(&self.admin_unbounded),
-            )
-            .because(EMU13),
-        );
+        figures.push(Figure::none_of(
+            S,
+            "URL uploads of the emulator itself accepted",
+            self.self_fetches.len(),
+            first(&self.self_fetches),
+        ));
+        figures.push(Figure::none_of(
+            S,
+            "out-of-range admin values accepted",
+            self.admin_unbounded.len(),
+            first(&self.admin_unbounded),
+        ));
         figures.push(Figure::at_most(
             S,
             "peak RSS",
@@ -152,29 +144,23 @@ impl Findings {
             settings.latency_bound_ms,
             " ms",
         ));
-        figures.push(
-            Figure::at_most(
-                S,
-                &format!(
-                    "trickling connections still open after {} s",
-                    settings.slow_secs
-                ),
-                self.slow_held as f64,
-                (self.slow_opened / 10) as f64,
-                "",
-            )
-            .because(EMU13),
-        );
-        figures.push(
-            Figure::at_most(
-                S,
-                "emulator sockets after the trickle",
-                self.sockets_after_slow as f64,
-                settings.sockets_bound as f64,
-                "",
-            )
-            .because(EMU13),
-        );
+        figures.push(Figure::at_most(
+            S,
+            &format!(
+                "trickling connections still open after {} s",
+                settings.slow_secs
+            ),
+            self.slow_held as f64,
+            (self.slow_opened / 10) as f64,
+            "",
+        ));
+        figures.push(Figure::at_most(
+            S,
+            "emulator sockets after the trickle",
+            self.sockets_after_slow as f64,
+            settings.sockets_bound as f64,
+            "",
+        ));
         figures.push(Figure::info(
             S,
             "time",

@@ -112,10 +112,10 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
             ("TUNESMITH_CHROMIUM", toolchain::CHROMIUM.into()),
             ("TUNESMITH_ARTIFACTS", artifacts.clone().into()),
         ];
-        // tests/chaos/companion.mjs kills a companion instance on Redis (issue 14).
+        // tests/chaos/companion.mjs kills a companion instance on Redis.
         let redis = match scripts {
             Some(_) => {
-                toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+                toolchain::js_tools()?;
                 Some(crate::redis::RedisServer::start()?)
             }
             None => None,
@@ -126,7 +126,7 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
         let mut client = Command::new("node");
         client
             .current_dir(crate::root())
-            .arg(crate::root().join("xtask/src/chaos/secrets-client.mjs"))
+            .arg(crate::root().join("lab/src/chaos/secrets-client.mjs"))
             .envs(env.iter().cloned());
         let (status, output) = proc::run_tee_with_deadline(client, Some(CLIENT_TIMEOUT))?;
         if !status.success() {
