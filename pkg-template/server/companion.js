@@ -44,6 +44,8 @@ export function createCompanion(options) {
     }
     if (request.method === "OPTIONS") return preflight(origin, request);
     const answer = await authorized(request, async (user) => {
+      // Agents: the MCP server, whose tool calls come back through this handler as the caller.
+      if (path === "/mcp" && ctx.mcp) return (await mcp()).handle(request);
       if (path === "/events") {
         if (request.method !== "GET") return refuse(405, "method_not_allowed", "the event stream is a GET");
         return eventStream(ctx, user, url, request);
@@ -79,6 +81,12 @@ export function createCompanion(options) {
       return refuse(500, "companion_error", "the companion failed to handle this request; it is logged");
     }
   };
-  handler.close = () => ctx.store.close?.();
+  // Loaded on the first `/mcp` request: a companion without agents never loads the MCP SDK.
+  let mounted = null;
+  const mcp = () => (mounted ??= import("../mcp/http.js").then((m) => m.mountMcp(handler, ctx, ctx.mcp)));
+  handler.close = async () => {
+    if (mounted) await (await mounted).close();
+    return ctx.store.close?.();
+  };
   return handler;
 }

@@ -8,6 +8,9 @@ import { newToken, bindTask } from "./callbacks.js";
 import { checkRate, checkTasksInFlight, taskEnded, taskStarted } from "./limits.js";
 
 const STREAM_UPLOAD = "uploadFile";
+// Workers do not implement `redirect: "error"`; there "manual" hands the 3xx back and `send`
+// refuses it, so a redirect is followed nowhere.
+const REDIRECT = globalThis.navigator?.userAgent === "Cloudflare-Workers" ? "manual" : "error";
 
 function findRoute(ctx, host, method, path) {
   return ROUTES.find(
@@ -133,9 +136,13 @@ async function send(ctx, target, request, body, init = {}) {
       duplex: init.body ? "half" : undefined,
       // Never follow a redirect (the key would go along); and with any other mode, fetch tees the
       // body to replay it after a redirect, keeping every chunk of an upload in memory.
-      redirect: "error",
+      redirect: REDIRECT,
       signal: request.signal,
     });
+    if (upstream.type === "opaqueredirect" || (upstream.status >= 300 && upstream.status < 400)) {
+      await upstream.body?.cancel();
+      throw new Error(`the service answered with a redirect (${upstream.status})`);
+    }
     return { upstream };
   } catch (e) {
     ctx.log(`companion: ${request.method} ${target.pathname} did not reach the service: ${e?.cause?.code ?? e?.message ?? e}`);

@@ -29,7 +29,10 @@ async function serve(handler, req, res) {
     init.body = ReadableStream.from(req);
     init.duplex = "half";
   }
-  const response = await handler(new Request(`${proto}://${req.headers.host ?? "localhost"}${req.url}`, init));
+  // Mounted under a prefix (`app.use("/tunesmith", ...)`), Express and Connect cut it from `url`
+  // and keep the whole path in `originalUrl`, which is what the companion routes on.
+  const path = req.originalUrl ?? req.url;
+  const response = await handler(new Request(`${proto}://${req.headers.host ?? "localhost"}${path}`, init));
   const out = {};
   for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
   res.writeHead(response.status, out);

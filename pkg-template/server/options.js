@@ -57,6 +57,9 @@ export function readOptions(o) {
   if (!Array.isArray(origins) || origins.some((x) => typeof x !== "string")) {
     throw new TypeError("createCompanion: `origins` must be an array of origins such as https://app.example.com");
   }
+  if (o.mcp !== undefined && typeof o.mcp !== "boolean" && (typeof o.mcp !== "object" || o.mcp === null)) {
+    throw new TypeError("createCompanion: `mcp` must be true, false or the options of tunesmith/mcp's createMcpServer");
+  }
   const publicUrl = url("publicUrl");
   return {
     apiKey: o.apiKey,
@@ -76,5 +79,6 @@ export function readOptions(o) {
     eventBacklog: o.eventBacklog ?? 500,
     retentionMs: o.retentionMs ?? 24 * 60 * 60 * 1000,
     heartbeatMs: o.heartbeatMs ?? 15_000,
+    mcp: o.mcp || null,
   };
 }

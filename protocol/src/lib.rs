@@ -8,6 +8,8 @@
 pub mod callback;
 pub mod codes;
 pub mod endpoints;
+#[cfg(feature = "json")]
+pub mod json_schema;
 pub mod num;
 pub mod pricing;
 pub mod retry;

@@ -2,6 +2,7 @@
 //! emulator's launch and the test stages, shared by `cargo xtask` (build, test, demo, codegen) and
 //! `cargo lab` (chaos and bench, in `lab/`).
 
+pub mod bench_scripts;
 pub mod codegen;
 pub mod demo;
 pub mod emulator;

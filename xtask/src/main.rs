@@ -12,7 +12,8 @@ usage: cargo xtask <command> [flags]
   build [--dev]          build the npm package into pkg/ (--dev: debug wasm, names kept, no wasm-opt)
   test [--skip-lint] [--only STAGE[,STAGE..]]
                          install what is missing, then run every check; stages in order:
-                         lint, native, wasm, js, e2e (wasm/js/e2e run against a live emulator)
+                         lint, native, wasm, js, e2e, deploy (all but lint and native run
+                         against a live emulator; deploy: the examples in tests/deploy/)
   demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
                          build the package and the emulator, serve www/ + pkg/ on the music host
   codegen [--check]      write the Rust and TypeScript that protocol/ declares (--check: fail if stale)

@@ -122,10 +122,12 @@ pub enum Env {
     WasmChromium,
     JsNode,
     E2eChromium,
+    Deploy,
+    BenchSmoke,
 }
 
 impl Env {
-    pub const ALL: [Env; 8] = [
+    pub const ALL: [Env; 10] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
@@ -134,6 +136,8 @@ impl Env {
         Env::WasmChromium,
         Env::JsNode,
         Env::E2eChromium,
+        Env::Deploy,
+        Env::BenchSmoke,
     ];
 
     pub fn label(self) -> &'static str {
@@ -146,6 +150,8 @@ impl Env {
             Env::WasmChromium => "wasm chromium",
             Env::JsNode => "js node",
             Env::E2eChromium => "e2e chromium",
+            Env::Deploy => "deploy runtimes",
+            Env::BenchSmoke => "bench smoke",
         }
     }
 }

@@ -24,15 +24,20 @@ enum Stage {
     Wasm,
     Js,
     E2e,
+    Deploy,
+    /// Each bench script once at a small size: a benchmark that broke fails here, not at release.
+    Bench,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 7] = [
         Stage::Lint,
         Stage::Native,
         Stage::Wasm,
         Stage::Js,
         Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
     ];
 
     fn name(self) -> &'static str {
@@ -42,11 +47,16 @@ impl Stage {
             Stage::Wasm => "wasm",
             Stage::Js => "js",
             Stage::E2e => "e2e",
+            Stage::Deploy => "deploy",
+            Stage::Bench => "bench",
         }
     }
 
     fn needs_emulator(self) -> bool {
-        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+        matches!(
+            self,
+            Stage::Wasm | Stage::Js | Stage::E2e | Stage::Deploy | Stage::Bench
+        )
     }
 }
 
@@ -86,6 +96,8 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
+            Step::Stage(Stage::Deploy) => ctx.deploy(),
+            Step::Stage(Stage::Bench) => ctx.bench_smoke(),
         }))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
@@ -134,7 +146,10 @@ fn select(opts: &Options) -> Result<Vec<Stage>> {
             for name in names {
                 match Stage::ALL.iter().find(|s| s.name() == name) {
                     Some(stage) => picked.push(*stage),
-                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                    None => bail!(
+                        "unknown stage `{name}`; stages: {}",
+                        Stage::ALL.map(Stage::name).join(", ")
+                    ),
                 }
             }
             Stage::ALL
@@ -177,19 +192,37 @@ impl Step {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn toolchain_for(stages: &[Stage]) -> Result<()> {
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Lint,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
+    ]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
+    ]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Js, Stage::E2e, Stage::Deploy, Stage::Bench]) {
         // Every suite's npm tools (node-redis among them), and a real Redis for the companion's.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
+        // tmux, for the CLI's terminal test.
+        toolchain::tmux()?;
     }
-    if any(&[Stage::Wasm, Stage::E2e]) {
+    if any(&[Stage::Wasm, Stage::E2e, Stage::Bench]) {
         toolchain::chromium()?;
+    }
+    if any(&[Stage::Bench]) {
+        toolchain::wrk()?;
     }
     Ok(())
 }
@@ -378,6 +411,7 @@ impl Ctx {
         if self.pkg.is_none() {
             let pkg = package::build(Profile::Release)?;
             pkg.print_sizes()?;
+            pkg.check_size_budget()?;
             if let Some(site) = &self.site {
                 package::copy_tree(&pkg.dir, &site.join("pkg"))?;
             }
@@ -414,10 +448,45 @@ impl Ctx {
         counts.check("e2e", files.len())
     }
 
-    /// Runs `files` under node's test runner, one file at a time (the browser suites each start
-    /// Chromium and servers of their own), and counts its closing lines.
+    /// The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun, `require`):
+    /// each installs its framework from npm and serves the companion or a client.
+    fn deploy(&mut self) -> Result<()> {
+        let files = test_files(&crate::root().join("tests").join("deploy"), "", ".test.mjs")?;
+        let counts = self.node_tests(&files)?;
+        self.summary.add(Env::Deploy, counts);
+        counts.check("deploy", files.len())
+    }
+
+    /// Every bench script once, small (`cargo lab bench` runs them at full size); each file is one
+    /// test of node's runner.
+    fn bench_smoke(&mut self) -> Result<()> {
+        let files = crate::bench_scripts::scripts()?;
+        let smoke = [
+            (crate::bench_scripts::ENV_SMOKE, "1".into()),
+            (
+                crate::bench_scripts::ENV_STAGE_DELAY_MS,
+                emulator::SUITE_STAGE_DELAY_MS.into(),
+            ),
+        ];
+        let counts = self.node_tests_with(&files, &smoke)?;
+        self.summary.add(Env::BenchSmoke, counts);
+        counts.check("bench", files.len())
+    }
+
     fn node_tests(&mut self, files: &[PathBuf]) -> Result<Counts> {
-        let env = self.script_env()?;
+        self.node_tests_with(files, &[])
+    }
+
+    /// Runs `files` under node's test runner, one file at a time (the browser suites each start
+    /// Chromium and servers of their own), with `extra` in their environment, and counts its
+    /// closing lines.
+    fn node_tests_with(
+        &mut self,
+        files: &[PathBuf],
+        extra: &[(&'static str, OsString)],
+    ) -> Result<Counts> {
+        let mut env = self.script_env()?;
+        env.extend(extra.iter().cloned());
         let mut cmd = Command::new("node");
         cmd.current_dir(crate::root())
             .args([
@@ -564,7 +633,7 @@ mod tests {
             })
             .ok()
             .map(|s| s.len()),
-            Some(4)
+            Some(6)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
     }

@@ -154,6 +154,15 @@ pub fn redis_server() -> Result<PathBuf> {
     proc::which("redis-server").context("redis-server is not on PATH after installing it")
 }
 
+/// tmux, in which the CLI's suite runs it as in a real terminal (send-keys, capture-pane).
+pub fn tmux() -> Result<PathBuf> {
+    if let Some(path) = proc::which("tmux") {
+        return Ok(path);
+    }
+    apt_install(&["tmux"])?;
+    proc::which("tmux").context("tmux is not on PATH after installing it")
+}
+
 fn apt_install(packages: &[&str]) -> Result<()> {
     static UPDATED: AtomicBool = AtomicBool::new(false);
     // SAFETY: geteuid has no preconditions.
