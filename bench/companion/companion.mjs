@@ -7,19 +7,23 @@
 //   4. forwarded record queries per second against the emulator directly (wrk, 64 connections, the
 //      same run), as a ratio, with p99 latencies.
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
-// TUNESMITH_BENCH_STAGE_DELAY_MS. Prints one table; exits non-zero only when something broke.
+// TUNESMITH_BENCH_STAGE_DELAY_MS; TUNESMITH_BENCH_SMOKE=1 for one small run (bench/_lib.mjs).
+// Prints one table; exits non-zero only when something broke.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { SMOKE, sized } from "../_lib.mjs";
 import { GENERATE, KEY, MUSIC, PKG, emulatorRequests, pkg, session } from "../../tests/js/companion/harness.mjs";
 import { multipartStream, spawnCompanion } from "../../tests/js/companion/process.mjs";
 
 const { MAX_BASE64_JSON_BYTES } = await import(pathToFileURL(join(PKG, "server", "options.js")).href);
 const STAGE_DELAY_MS = Number(process.env.TUNESMITH_BENCH_STAGE_DELAY_MS ?? 1500);
-const TASKS = 20;
-const PAGES = 1000;
+const TASKS = sized(20, 2);
+const PAGES = sized(1000, 20);
 const MB = 1024 * 1024;
+const UPLOAD_MB = sized(100, 4);
+const WRK_SECONDS = sized(5, 1);
 const rows = [];
 const row = (figure, value, goal = "", met = null) => {
   rows.push({ figure, value, goal, result: met === null ? "" : met ? "met" : "missed" });
@@ -96,7 +100,7 @@ try {
   const before = await companion.rssMb();
   let peak = before;
   const sampler = setInterval(async () => (peak = Math.max(peak, await companion.rssMb().catch(() => 0))), 50);
-  const { body, contentType, length } = multipartStream(100 * MB);
+  const { body, contentType, length } = multipartStream(UPLOAD_MB * MB);
   const upload = await fetch(`${companion.url}/upload/api/file-stream-upload`, {
     method: "POST",
     headers: { ...session("uploader"), "content-type": contentType, "content-length": String(length) },
@@ -106,7 +110,7 @@ try {
   const answer = await upload.json();
   clearInterval(sampler);
   if (upload.status !== 200) throw new Error(`upload answered ${upload.status}: ${JSON.stringify(answer)}`);
-  row("companion RSS before / peak during a 100 MB upload", `${before.toFixed(1)} / ${peak.toFixed(1)} MB`, "flat (< +40 MB)", peak - before < 40);
+  row(`companion RSS before / peak during a ${UPLOAD_MB} MB upload`, `${before.toFixed(1)} / ${peak.toFixed(1)} MB`, "flat (< +40 MB)", peak - before < 40);
 
   // ---- 4: throughput ----------------------------------------------------------------------------------
   const created = await (
@@ -118,7 +122,7 @@ try {
   ).json();
   const taskId = created.data.taskId;
   const wrk = async (url, header) => {
-    const { stdout } = await promisify(execFile)("wrk", ["-t2", "-c64", "-d5s", "--latency", "-H", header, url]);
+    const { stdout } = await promisify(execFile)("wrk", ["-t2", "-c64", `-d${WRK_SECONDS}s`, "--latency", "-H", header, url]);
     const rps = Number(stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
     if (!rps || /Non-2xx/.test(stdout)) throw new Error(`wrk on ${url}:\n${stdout}`);
     const timeouts = Number(stdout.match(/timeout (\d+)/)?.[1] ?? 0);
@@ -132,7 +136,7 @@ try {
   const direct = await wrk(`${MUSIC}${path}`, `Authorization: Bearer ${KEY}`);
   const forwarded = await wrk(`${companion.url}/music${path}`, `x-session: wrk-session`);
   row(
-    "record queries/s: emulator directly / through the companion (wrk -t2 -c64 -d5s)",
+    `record queries/s: emulator directly / through the companion (wrk -t2 -c64 -d${WRK_SECONDS}s)`,
     `${direct.rps.toFixed(0)} / ${forwarded.rps.toFixed(0)} (timeouts ${direct.timeouts} / ${forwarded.timeouts})`,
   );
   row("record query latency p50 / p99: emulator directly", `${direct.p50} / ${direct.p99}`);
@@ -145,7 +149,7 @@ try {
 
 // ---- 3b: 48 maximal JSON bodies at once, default limits ----------------------------------------------
 {
-  const BODIES = 48;
+  const BODIES = sized(48, 4);
   const plain = await spawnCompanion();
   try {
     const idle = await plain.rssMb();
@@ -182,4 +186,5 @@ try {
 
 console.log("\n| figure | value | goal | result |\n|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.figure} | ${r.value} | ${r.goal} | ${r.result} |`);
+if (SMOKE) console.log("(smoke run: sizes too small for the figures to mean anything)");
 process.exit(0);

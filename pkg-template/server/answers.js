@@ -20,6 +20,17 @@ export const REPLY = Symbol("reply");
 /** @param {Reply} reply */
 export const toResponse = (reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
 
+/**
+ * A `Response` as a Reply, its body streamed as it is.
+ * @param {Response} response @returns {Reply}
+ */
+export function fromResponse(response) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  for (const [name, value] of response.headers) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  return { status: response.status, headers, body: response.body };
+}
+
 const HEADERS = {
   "content-type": "application/json; charset=utf-8",
   "cache-control": "no-store",

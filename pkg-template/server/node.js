@@ -4,7 +4,7 @@
 // stream letting go of a page that does not read) closes the connection. No `node:` import, so the
 // entry stays loadable in Workers and browsers.
 
-import { REPLY } from "./answers.js";
+import { REPLY, fromResponse } from "./answers.js";
 
 /** @typedef {import("./answers.js").Reply} Reply */
 
@@ -74,10 +74,13 @@ async function serve(handler, origin, req, res) {
     init.body = /** @type {ReadableStream<Uint8Array>} */ (/** @type {any} */ (ReadableStream).from(req));
     init.duplex = "half";
   }
+  // Mounted under a prefix (`app.use("/tunesmith", ...)`), Express and Connect cut it from `url`
+  // and keep the whole path in `originalUrl`, which is what the companion routes on.
+  const path = /** @type {{ originalUrl?: string }} */ (req).originalUrl ?? req.url;
   let request;
   try {
-    if (!req.url?.startsWith("/")) throw new TypeError("not an origin-form target");
-    request = new Request(origin + req.url, init);
+    if (!path?.startsWith("/")) throw new TypeError("not an origin-form target");
+    request = new Request(origin + path, init);
     // Given to the constructor, a signal costs more than the whole request's handling (Node 20's
     // Request follows it through weak references); the request carries its own, made on first use.
     Object.defineProperty(request, "signal", { get: () => (abort ??= new AbortController()).signal });
@@ -92,11 +95,7 @@ async function serve(handler, origin, req, res) {
   // The companion's own handler answers with a Reply, written as it is; any other, with a Response.
   const direct = /** @type {{ [REPLY]?: (request: Request) => Promise<Reply> }} */ (handler)[REPLY];
   if (direct) return write(await direct(request), res);
-  const response = await handler(request);
-  /** @type {Record<string, string>} */
-  const out = {};
-  for (const [name, value] of response.headers) out[name] = name in out ? `${out[name]}, ${value}` : value;
-  await write({ status: response.status, headers: out, body: response.body }, res);
+  await write(fromResponse(await handler(request)), res);
 }
 
 /**

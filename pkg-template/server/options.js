@@ -111,6 +111,9 @@ export const MAX_CALLBACK_BYTES = 1024 * 1024;
  * @property {number} [heartbeatMs] Interval of the event stream's keep-alive comment, in
  *   milliseconds; a stream whose page has read nothing for two of them is closed. Default
  *   `DEFAULTS.heartbeatMs`.
+ * @property {boolean | Record<string, unknown>} [mcp] `true` (or the options of tunesmith/mcp's
+ *   `createMcpServer`) serves agents at `{publicUrl}/mcp`: each tool call comes back through this
+ *   companion as its caller, under the same rules. Default none.
  */
 
 /**
@@ -170,6 +173,9 @@ export function readOptions(o) {
     }
     return v;
   };
+  if (o.mcp !== undefined && typeof o.mcp !== "boolean" && (typeof o.mcp !== "object" || o.mcp === null)) {
+    throw new TypeError("createCompanion: `mcp` must be true, false or the options of tunesmith/mcp's createMcpServer");
+  }
   const publicUrl = url("publicUrl");
   const scrub = scrubber(o.apiKey);
   const log = typeof o.log === "function" ? o.log : (/** @type {string} */ line) => console.warn(line);
@@ -212,6 +218,8 @@ export function readOptions(o) {
     lastRecords: /** @type {Map<string, { text: string, at: number }>} */ (new Map()),
     /** Callback tokens whose create is in flight here: resolved when it answers. */
     binding: /** @type {Map<string, () => void>} */ (new Map()),
+    /** The MCP route's options (`tunesmith/mcp`), or null: no `/mcp` route. */
+    mcp: o.mcp || null,
   };
 }
 

@@ -2,6 +2,10 @@
 // own (its `request` is several times cheaper than `fetch`); elsewhere (Deno, Bun, Workers) or with
 // the `fetch` option, through fetch. Redirects are never followed: the key would go along.
 
+/** Workers do not implement `redirect: "error"`; there "manual" hands a 3xx back (an opaque one, as
+ * status 0), which `forward` refuses like every other. */
+const REDIRECT = /** @type {any} */ (globalThis).navigator?.userAgent === "Cloudflare-Workers" ? "manual" : "error";
+
 /** undici, loaded on first use and only in Node: a name in a variable keeps bundlers off it. */
 const UNDICI = "undici";
 /** Idle connections to the service are kept this long for the next request. */
@@ -62,12 +66,14 @@ export function upstream(customFetch) {
       body: r.body,
       // With any other mode, fetch tees a streamed body to replay it after a redirect, keeping every
       // chunk of an upload in memory.
-      redirect: "error",
+      redirect: REDIRECT,
       signal: r.signal,
     });
     if (r.body && typeof r.body !== "string") init.duplex = "half";
     const response = await f(url, init);
-    return { status: response.status, header: (name) => response.headers.get(name), text: () => response.text() };
+    // An opaque redirect (Workers' "manual") has status 0: read as the 3xx it was.
+    const status = response.type === "opaqueredirect" ? 302 : response.status;
+    return { status, header: (name) => response.headers.get(name), text: () => response.text() };
   };
 
   /** @param {string} url @param {UpstreamRequest} r @returns {Promise<UpstreamAnswer>} */

@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { PKG, server, skip } from "./companion/harness.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const TSC = join(HERE, "companion", "node_modules", "typescript", "bin", "tsc");
+const MODULES = resolve(HERE, "..", "..", "node_modules");
+const TSC = join(MODULES, "typescript", "bin", "tsc");
 const run = promisify(execFile);
 
 /** Runs tsc; resolves with its output, rejects (with the output) when it reports an error. */
@@ -51,7 +52,7 @@ test("a TypeScript program using tunesmith/server is held to the declared option
   const project = join(scratch, "consumer");
   await mkdir(join(project, "node_modules"), { recursive: true });
   await symlink(resolve(PKG), join(project, "node_modules", "tunesmith"), "dir");
-  await symlink(join(HERE, "companion", "node_modules", "@types"), join(project, "node_modules", "@types"), "dir");
+  await symlink(join(MODULES, "@types"), join(project, "node_modules", "@types"), "dir");
   await writeFile(join(project, "package.json"), JSON.stringify({ type: "module" }));
   await writeFile(
     join(project, "tsconfig.json"),

@@ -22,6 +22,11 @@ export declare const REPLY: unique symbol;
 /** @param {Reply} reply */
 export declare const toResponse: (reply: Reply) => Response;
 /**
+ * A `Response` as a Reply, its body streamed as it is.
+ * @param {Response} response @returns {Reply}
+ */
+export declare function fromResponse(response: Response): Reply;
+/**
  * A JSON answer with the given status, headers and body.
  * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
  * @returns {Reply}

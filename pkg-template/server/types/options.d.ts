@@ -151,6 +151,12 @@ export type CompanionOptions = {
      * `DEFAULTS.heartbeatMs`.
      */
     heartbeatMs?: number;
+    /**
+     * `true` (or the options of tunesmith/mcp's
+     * `createMcpServer`) serves agents at `{publicUrl}/mcp`: each tool call comes back through this
+     * companion as its caller, under the same rules. Default none.
+     */
+    mcp?: boolean | Record<string, unknown>;
 };
 /**
  * Limits, per user unless said otherwise. Past a limit the page gets a 429 (or a 503 for the
@@ -210,6 +216,9 @@ export type CompanionOptions = {
  * @property {number} [heartbeatMs] Interval of the event stream's keep-alive comment, in
  *   milliseconds; a stream whose page has read nothing for two of them is closed. Default
  *   `DEFAULTS.heartbeatMs`.
+ * @property {boolean | Record<string, unknown>} [mcp] `true` (or the options of tunesmith/mcp's
+ *   `createMcpServer`) serves agents at `{publicUrl}/mcp`: each tool call comes back through this
+ *   companion as its caller, under the same rules. Default none.
  */
 /**
  * @param {CompanionOptions} o
@@ -258,6 +267,8 @@ export declare function readOptions(o: CompanionOptions): {
     }>;
     /** Callback tokens whose create is in flight here: resolved when it answers. */
     binding: Map<string, () => void>;
+    /** The MCP route's options (`tunesmith/mcp`), or null: no `/mcp` route. */
+    mcp: true | Record<string, unknown> | null;
 };
 export type Context = ReturnType<typeof readOptions>;
 /** @typedef {ReturnType<typeof readOptions>} Context */
