@@ -194,7 +194,7 @@ flow("timed lyrics: the word being sung is highlighted as the track plays", asyn
 
 flow("music video: made, followed, shown in a <video> whose file is an MP4", async () => {
   await page.click("#video-go");
-  await until(() => !document.querySelector("#video-player").hidden);
+  await until(() => document.querySelector("#video-link a"));
   const src = await page.getAttribute("#video-player", "src");
   const res = await page.request.get(src);
   assert(res.status() === 200 && /video\/mp4/.test(res.headers()["content-type"]), `video ${res.status()} ${res.headers()["content-type"]}`);

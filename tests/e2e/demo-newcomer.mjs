@@ -272,6 +272,18 @@ test("rows and captions read right: no dangling dot, a stem named once", async (
   assert(/^Bass: \d+ notes/.test(caption) && !/\(Bass\)/.test(caption), `caption: ${caption}`);
 });
 
+test("a video the browser cannot play is said in plain words, not as the demuxer's error", async () => {
+  await page.click("#video-go");
+  await page.waitForSelector("#video-link a", { timeout: 60000 });
+  // Whatever the emulator's file is, a source the browser cannot decode takes the page's own path.
+  await page.$eval("#video-player", (v) => { v.hidden = false; v.src = new URL("style.css", location.href).href; });
+  await page.waitForSelector("#video-player[hidden]", { state: "attached" });
+  await page.waitForFunction(() => document.querySelector("#video-note").textContent !== "");
+  const note = await page.textContent("#video-note");
+  assert(/cannot play this video/.test(note) && !/MediaError|DEMUXER|FFmpeg|PIPELINE/i.test(note), `note: ${note}`);
+  await shotOf("#tool-video", "newcomer-10-video.png");
+});
+
 test("no console errors", async () => {
   assert(consoleErrors.length === 0, consoleErrors.join("\n"));
 });

@@ -42,11 +42,19 @@ function make() {
   });
 }
 
-/** What the browser says when it cannot play the file (its own MediaError message). */
+/**
+ * A video the browser cannot play, said in a musician's words; the browser's own MediaError (a
+ * demuxer's message) stays out of sight, in `data-detail`, for whoever debugs it.
+ */
 function videoError() {
-  const error = $("#video-player").error;
+  const player = $("#video-player");
+  const error = player.error;
   if (!error) return;
-  $("#video-note").textContent = `This browser cannot play the file (MediaError ${error.code}${error.message ? `: ${error.message}` : ""}); the download link still works.`;
+  // A player that cannot play only spins: the words and the link take its place.
+  player.hidden = true;
+  const note = $("#video-note");
+  note.textContent = "This browser cannot play this video here. The download link below still works: the file plays in a video player.";
+  note.dataset.detail = `MediaError ${error.code}${error.message ? `: ${error.message}` : ""}`;
 }
 
 export function initVideo() {

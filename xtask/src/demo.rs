@@ -16,7 +16,8 @@ usage: cargo xtask demo [--port N] [--upload-port N] [--companion-port N] [-- EM
 
 Builds the package and the emulator, then serves the demo page (www/ + pkg/) on the music host
 until Ctrl-C. The page holds no key: it talks to a companion server (tunesmith/server, run by
-Node), which adds the key and pushes the service's callbacks to the page.
+Node), which adds the key and pushes the service's callbacks to the page; beside it, the demo's
+own routes top up the emulator's credits and list the callbacks the companion received.
 
   --port N            port of the music host, which also serves the page (default 8787)
   --upload-port N     port of the upload host (default 8788)
