@@ -46,4 +46,4 @@ export const OPERATIONS = [
 ];
 
 // Every `kind` an error of the client can have.
-export const ERROR_KINDS = ["unauthorized", "insufficient_credits", "rate_limited", "maintenance", "not_found", "conflict", "invalid", "server", "validation", "network", "timeout", "aborted", "task_failed", "configuration"];
+export const ERROR_KINDS = ["unauthorized", "insufficient_credits", "rate_limited", "maintenance", "not_found", "conflict", "invalid", "server", "validation", "network", "timeout", "aborted", "task_failed", "configuration", "internal"];

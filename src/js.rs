@@ -1,4 +1,4 @@
-//! Small bindings to the JavaScript runtime (timers, property access) that work in windows, workers and Node.
+//! Bindings to the JavaScript runtime (timers, property access), and `Arg`: the one checked path by which a caller's value enters Rust.
 //!
 //! Why the npm path reads and builds JS objects by hand (`Reflect` through a few helpers) instead of
 //! serde-wasm-bindgen: measured on this project's machine kind, serde-wasm-bindgen costs about
@@ -10,9 +10,38 @@
 //! `tunesmith_protocol::schema`: the suites hold every returned value against it in Node and
 //! Chromium (`tests/suite/declared.rs`). Rust callers get serde-typed records from the Rust API,
 //! where the size does not reach npm users.
+//!
+//! # Reading what a caller passed
+//!
+//! Every value a caller hands the package (client and call options, requests, files, task ids,
+//! callback bodies and events) is read through [`Arg`], and only through it. A caller's value can
+//! run code of its own (getters, Proxy traps, `toJSON`, `Symbol.toPrimitive`) and can choose its own
+//! sizes (an array's `length`), so `Arg` keeps three promises, each one a way the module once
+//! broke:
+//!
+//! - **JavaScript is only called through `catch` imports.** An exception that crosses wasm frames
+//!   instead skips their cleanup (and any `RefCell` borrow they hold): it leaves the call's
+//!   Promise pending for ever and, repeated, corrupts the module's memory. So no `js_sys` method
+//!   that is not declared `catch` is called on a caller's value, and no `unwrap_throw` (which
+//!   `String::from(JsString)` hides: `JSON.stringify` of an object whose `toJSON` returns
+//!   `undefined` answers `undefined`, not a string). Whatever throws comes back as a
+//!   `ValidationError` naming the field.
+//! - **Nothing the caller sizes is copied or allocated without a bound.** Strings are measured
+//!   before they are copied into wasm memory ([`MAX_TEXT_UNITS`]), arrays and objects before they
+//!   are walked ([`MAX_ITEMS`]). Collecting the items of a sparse array of length 2³² − 1 was a
+//!   capacity overflow: a panic, which in wasm is a trap that kills the module.
+//! - **It never panics**, and nor does the rest of the crate: see "Panics" in `lib.rs`.
+//!
+//! `clippy.toml` disallows the `js_sys` and `wasm_bindgen` calls that break the first promise, so
+//! that new code cannot reach a caller's value another way; this file alone is allowed them, to
+//! wrap them under `catch`. [`get`] and its siblings stay for the crate's own values and the
+//! service's answers (parsed from JSON by the crate: plain data, no code in them).
+#![allow(clippy::disallowed_methods)]
 
-use js_sys::{Function, Object, Reflect};
+use crate::errors::Error;
+use js_sys::{Function, JsString, Object, Reflect};
 use std::borrow::Cow;
+use std::cell::Cell;
 use tunesmith_protocol::rules::{Fields, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,19 +57,43 @@ extern "C" {
     // Every call that can run the caller's code (a getter, a Proxy trap) is declared `catch`: a JS
     // exception must come back as a `Result`, so that Rust frames unwind normally. One that passes
     // through wasm frames instead leaks them (and any `RefCell` borrow they hold), and after a few
-    // thousand the module's memory is corrupt (issue 13).
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    fn object_keys(v: &JsValue) -> Result<js_sys::Array, JsValue>;
+    // thousand the module's memory is corrupt.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
     fn object_entries(v: &JsValue) -> Result<js_sys::Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = assign)]
     fn object_assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
+    // `JsValue`s, not `JsString`/`&str`: `stringify` answers `undefined` for a value with no JSON
+    // form, and `parse` takes the text where it is, without a copy through wasm memory.
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = stringify)]
+    fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn get_with_receiver(
+        target: &JsValue,
+        key: &str,
+        receiver: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = getOwnPropertyNames)]
+    fn own_property_names(v: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// The longest delay timers take (2^31 - 1 ms, about 24.8 days): past it they fire at once.
 const MAX_TIMER_MS: f64 = 2_147_483_647.0;
+
+/// The longest string read from a caller, in UTF-16 units (1 Mi): far above any field's limit (the
+/// longest, a prompt, takes 5,000 characters), and small enough to copy into wasm memory at once.
+pub const MAX_TEXT_UNITS: u32 = 1 << 20;
+
+/// The most items read from a caller's array, or keys from an object: the longest list a field
+/// may declare (the protocol's tests hold every list rule to it), far above the headers or fields
+/// a request carries.
+pub const MAX_ITEMS: u32 = tunesmith_protocol::rules::MAX_LIST_ITEMS as u32;
+
+/// The longest JSON text of a request or callback body copied into wasm memory (16 Mi units).
+pub const MAX_JSON_UNITS: u32 = 1 << 24;
 
 /// `setTimeout`, with the delay clamped to what timers take: a `timeoutMs` of 1e308 ("never")
 /// must not become an immediate timeout.
@@ -51,14 +104,6 @@ pub fn set_timeout(callback: &Function, ms: f64) -> JsValue {
         ms.clamp(0.0, MAX_TIMER_MS)
     };
     set_timeout_raw(callback, ms)
-}
-
-/// `Object.keys(v)` as strings; a throwing Proxy trap is the `Err`.
-pub fn keys(v: &JsValue) -> Result<Vec<String>, JsValue> {
-    Ok(object_keys(v)?
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect())
 }
 
 /// `Object.entries(v)` as pairs; a throwing getter or trap is the `Err`.
@@ -72,21 +117,14 @@ pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
         .collect())
 }
 
-/// A plain-data copy of what the caller passed (`JSON.parse(JSON.stringify(v))`): getters run
-/// once, here, under `catch`, and everything after reads plain objects with no traps.
-pub fn plain_copy(v: &JsValue) -> Result<JsValue, JsValue> {
-    plain_json(v).map(|(_, value)| value)
+/// `JSON.stringify(v)` under catch: `None` when `v` has no JSON form (a function, a symbol, or a
+/// `toJSON` that returns `undefined`), where `String::from` of js-sys's `JsString` would throw.
+pub fn json_text(v: &JsValue) -> Result<Option<JsString>, JsValue> {
+    let text = json_stringify(v)?;
+    Ok(text.is_string().then(|| text.unchecked_into()))
 }
 
-/// [`plain_copy`], with the JSON text it was made from (a request's body, without encoding the
-/// copy a second time).
-pub fn plain_json(v: &JsValue) -> Result<(String, JsValue), JsValue> {
-    let text = String::from(js_sys::JSON::stringify(v)?);
-    let value = js_sys::JSON::parse(&text)?;
-    Ok((text, value))
-}
-
-/// `new Uint8Array(...args)` under `catch`: given a Proxy of an ArrayBuffer, the constructor runs
+/// `new Uint8Array(...args)` under catch: given a Proxy of an ArrayBuffer, the constructor runs
 /// the Proxy's traps.
 pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue> {
     let ctor: Function = get(&js_sys::global(), "Uint8Array").dyn_into()?;
@@ -94,14 +132,65 @@ pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue>
     Ok(Reflect::construct(&ctor, &list)?.unchecked_into())
 }
 
-/// The message of a caught JS exception, for error texts.
-pub fn thrown_message(e: &JsValue) -> String {
-    get_string(e, "message")
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "it threw".to_owned())
+/// `obj[name](...args)`, under catch: for the runtime's own objects (a caller's go through
+/// [`class_method`]).
+pub fn call_method(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let method: Function = Reflect::get(obj, &JsValue::from_str(name))?.dyn_into()?;
+    let list: js_sys::Array = args.iter().copied().collect();
+    Reflect::apply(&method, obj, &list)
 }
 
-/// `obj[key]`, or `undefined` when `obj` is not an object.
+/// `class.prototype`, of the global class named `class`.
+fn prototype_of_class(class: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(
+        &get(&js_sys::global(), class),
+        &JsValue::from_str("prototype"),
+    )
+}
+
+/// `obj.member` as the platform's class `class` defines it: its getter, called with `obj` as the
+/// receiver, under catch. Throws unless `obj` is a genuine instance (a Proxy or a look-alike is
+/// not), and runs none of the caller's code, even for a subclass that overrides the getter.
+pub fn class_getter(obj: &JsValue, class: &str, member: &str) -> Result<JsValue, JsValue> {
+    get_with_receiver(&prototype_of_class(class)?, member, obj)
+}
+
+/// `class.prototype[method].apply(obj, args)`, under catch: as [`class_getter`], for a method.
+pub fn class_method(
+    obj: &JsValue,
+    class: &str,
+    method: &str,
+    args: &[&JsValue],
+) -> Result<JsValue, JsValue> {
+    let method: Function =
+        Reflect::get(&prototype_of_class(class)?, &JsValue::from_str(method))?.dyn_into()?;
+    let list: js_sys::Array = args.iter().copied().collect();
+    Reflect::apply(&method, obj, &list)
+}
+
+/// The message of a caught JS exception, for error texts (at most 300 characters of it: what was
+/// thrown is the caller's, and may be a string of any length).
+pub fn thrown_message(e: &JsValue) -> String {
+    let message = Reflect::get(e, &JsValue::from_str("message"))
+        .ok()
+        .filter(JsValue::is_string)
+        .or_else(|| e.is_string().then(|| e.clone()));
+    match message {
+        Some(m) => {
+            let m: JsString = m.unchecked_into();
+            let short = m.length() > 300;
+            let mut text = m.slice(0, 300).as_string().unwrap_or_default();
+            if short {
+                text.push('…');
+            }
+            text
+        }
+        None => "it threw".to_owned(),
+    }
+}
+
+/// `obj[key]`, or `undefined` when `obj` is not an object or the read throws. For the crate's own
+/// objects and the service's answers; a caller's values are read through [`Arg`].
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     if !obj.is_object() && !obj.is_function() {
         return JsValue::UNDEFINED;
@@ -130,9 +219,14 @@ pub fn shallow_copy(obj: &JsValue) -> Object {
     target
 }
 
+/// Whether `v` is an array (`false` for a revoked Proxy, whose check throws).
+pub fn is_array(v: &JsValue) -> bool {
+    array_is_array(v) == Ok(true)
+}
+
 /// `v` when it is an array, else a new empty one: lists the service may send as null or omit.
 pub fn array_or_empty(v: JsValue) -> js_sys::Array {
-    if array_is_array(&v).unwrap_or(false) {
+    if is_array(&v) {
         v.unchecked_into()
     } else {
         js_sys::Array::new()
@@ -144,32 +238,342 @@ pub fn is_plain_object(v: &JsValue) -> bool {
     v.is_object() && array_is_array(v) == Ok(false)
 }
 
-/// A request object as the shared validator reads it.
-pub struct JsFields<'a>(pub &'a JsValue);
+/// A value a caller passed, with the name of the field it came from: the one checked path from
+/// JavaScript input into Rust (see the module's documentation). Reading it calls JavaScript only
+/// under `catch`, copies nothing unbounded, and turns whatever is wrong into a `ValidationError`
+/// that names the field.
+#[derive(Clone)]
+pub struct Arg {
+    value: JsValue,
+    name: Cow<'static, str>,
+}
+
+impl Arg {
+    pub fn new(value: JsValue, name: impl Into<Cow<'static, str>>) -> Arg {
+        Arg {
+            value,
+            name: name.into(),
+        }
+    }
+
+    /// An argument that may be left out: `undefined` when it was.
+    pub fn optional(value: Option<JsValue>, name: &'static str) -> Arg {
+        Arg::new(value.unwrap_or(JsValue::UNDEFINED), name)
+    }
+
+    pub fn value(&self) -> &JsValue {
+        &self.value
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A `ValidationError` about this value.
+    pub fn invalid(&self, rule: &'static str, message: impl Into<String>) -> Error {
+        Error::invalid(&self.name, rule, message)
+    }
+
+    /// `self[key]`, named `key`. A getter or Proxy trap that throws is a `ValidationError` naming
+    /// `key` (with what was thrown as its `cause`); a value that is not an object has no fields,
+    /// which read as `undefined`.
+    pub fn field(&self, key: &'static str) -> Result<Arg, Error> {
+        self.field_named(key, key)
+    }
+
+    /// `self[key]`, named `name` in errors (a nested field, such as `data.taskId`).
+    pub fn field_named(&self, key: &str, name: impl Into<Cow<'static, str>>) -> Result<Arg, Error> {
+        let name = name.into();
+        if !self.value.is_object() && !self.value.is_function() {
+            return Ok(Arg::new(JsValue::UNDEFINED, name));
+        }
+        match Reflect::get(&self.value, &JsValue::from_str(key)) {
+            Ok(value) => Ok(Arg::new(value, name)),
+            Err(e) => Err(unreadable(&name, e)),
+        }
+    }
+
+    /// `undefined` or `null`: an option or field that was not given.
+    pub fn is_absent(&self) -> bool {
+        self.value.is_undefined() || self.value.is_null()
+    }
+
+    pub fn is_undefined(&self) -> bool {
+        self.value.is_undefined()
+    }
+
+    /// An object (not a function, not a primitive).
+    pub fn is_object(&self) -> bool {
+        self.value.is_object()
+    }
+
+    pub fn is_string(&self) -> bool {
+        self.value.is_string()
+    }
+
+    /// An object that is not an array.
+    pub fn is_plain_object(&self) -> bool {
+        is_plain_object(&self.value)
+    }
+
+    /// The string, copied into wasm memory; `None` when the value is not a string. A string
+    /// longer than [`MAX_TEXT_UNITS`] is refused before it is copied.
+    pub fn text(&self) -> Result<Option<String>, Error> {
+        let Some(s) = self.value.dyn_ref::<JsString>() else {
+            return Ok(None);
+        };
+        if s.length() > MAX_TEXT_UNITS {
+            return Err(self.invalid(
+                "max_length",
+                format!(
+                    "`{}` is {} characters long: more than any field takes ({})",
+                    self.name,
+                    count(s.length()),
+                    count(MAX_TEXT_UNITS)
+                ),
+            ));
+        }
+        Ok(s.as_string())
+    }
+
+    /// The number (`NaN` and infinities included); `None` when the value is not a number. Reads
+    /// no property and runs no code.
+    pub fn number(&self) -> Option<f64> {
+        self.value.as_f64()
+    }
+
+    pub fn boolean(&self) -> Option<bool> {
+        self.value.as_bool()
+    }
+
+    /// The function; `None` when the value is not one.
+    pub fn function(&self) -> Option<Function> {
+        self.value.dyn_ref::<Function>().cloned()
+    }
+
+    /// Whether the value is a genuine, untouched instance of the platform's class `class`: `brand`
+    /// (one of its getters) reads on it, its prototype is the class's own, and it shadows nothing
+    /// with own properties. Code that then uses it through web-sys (whose calls are not `catch`)
+    /// runs only the platform's getters and methods, none of the caller's.
+    pub fn is_genuine(&self, class: &str, brand: &str) -> bool {
+        let v = &self.value;
+        let untouched = || -> Result<bool, JsValue> {
+            class_getter(v, class, brand)?;
+            let prototype = Reflect::get_prototype_of(v)?;
+            Ok(Object::is(&prototype, &prototype_of_class(class)?)
+                && own_property_names(v)?.length() == 0)
+        };
+        v.is_object() && untouched().unwrap_or(false)
+    }
+
+    /// The items of an array, each named `name[i]`; `None` when the value is not an array. Holes
+    /// read as `undefined`; an array longer than [`MAX_ITEMS`] is refused before it is walked.
+    pub fn items(&self) -> Result<Option<Vec<Arg>>, Error> {
+        match array_is_array(&self.value) {
+            Ok(true) => {}
+            Ok(false) => return Ok(None),
+            Err(e) => return Err(unreadable(&self.name, e)),
+        }
+        let length = self.field_named("length", format!("{}.length", self.name))?;
+        let Some(n) = length
+            .number()
+            .filter(|n| (0.0..=f64::from(MAX_ITEMS)).contains(n))
+        else {
+            return Err(self.invalid(
+                "range",
+                format!(
+                    "`{}` has {} items: more than any field takes ({})",
+                    self.name,
+                    tunesmith_protocol::num::fmt(length.number().unwrap_or(f64::NAN)),
+                    count(MAX_ITEMS)
+                ),
+            ));
+        };
+        let mut items = Vec::new();
+        for i in 0..n as u32 {
+            let name = format!("{}[{}]", self.name, count(i));
+            match Reflect::get_u32(&self.value, i) {
+                Ok(item) => items.push(Arg::new(item, name)),
+                Err(e) => return Err(unreadable(&name, e)),
+            }
+        }
+        Ok(Some(items))
+    }
+
+    /// The own enumerable `[key, value]` pairs of an object (`Object.entries`), each value named
+    /// `name.key`; at most [`MAX_ITEMS`] of them.
+    pub fn entries(&self) -> Result<Vec<(String, Arg)>, Error> {
+        let pairs = object_entries(&self.value).map_err(|e| unreadable(&self.name, e))?;
+        if pairs.length() > MAX_ITEMS {
+            return Err(self.invalid(
+                "range",
+                format!(
+                    "`{}` has {} keys: more than any field takes ({})",
+                    self.name,
+                    count(pairs.length()),
+                    count(MAX_ITEMS)
+                ),
+            ));
+        }
+        let mut out = Vec::new();
+        for pair in pairs.iter() {
+            let pair: js_sys::Array = pair.unchecked_into();
+            let key = pair.get(0).as_string().unwrap_or_default();
+            let name = format!("{}.{key}", self.name);
+            out.push((key, Arg::new(pair.get(1), name)));
+        }
+        Ok(out)
+    }
+
+    /// A plain-data copy (`JSON.parse(JSON.stringify(v))`): getters and `toJSON` run once, here,
+    /// under catch, and everything after reads plain objects with no traps. The JSON text stays in
+    /// JavaScript.
+    pub fn plain_copy(&self) -> Result<JsValue, Error> {
+        let text = self.json()?;
+        json_parse(&text).map_err(|e| unreadable(&self.name, e))
+    }
+
+    /// [`Arg::plain_copy`], with the JSON text it was made from (a request's body, without
+    /// encoding the copy a second time), at most [`MAX_JSON_UNITS`] long.
+    pub fn plain_json(&self) -> Result<(String, JsValue), Error> {
+        let text = self.json()?;
+        if text.length() > MAX_JSON_UNITS {
+            return Err(self.invalid(
+                "max_size",
+                format!(
+                    "`{}` is {} characters of JSON: more than the service takes ({})",
+                    self.name,
+                    count(text.length()),
+                    count(MAX_JSON_UNITS)
+                ),
+            ));
+        }
+        let value = json_parse(&text).map_err(|e| unreadable(&self.name, e))?;
+        Ok((text.as_string().unwrap_or_default(), value))
+    }
+
+    /// The value of a string of JSON text (`JSON.parse`, in JavaScript: no copy into wasm), at
+    /// most [`MAX_JSON_UNITS`] long.
+    pub fn parse_json(&self) -> Result<JsValue, Error> {
+        let Some(text) = self.value.dyn_ref::<JsString>() else {
+            return Err(self.invalid("type", format!("`{}` must be JSON text", self.name)));
+        };
+        if text.length() > MAX_JSON_UNITS {
+            return Err(self.invalid(
+                "max_size",
+                format!(
+                    "`{}` is {} characters of JSON: more than it may be ({})",
+                    self.name,
+                    count(text.length()),
+                    count(MAX_JSON_UNITS)
+                ),
+            ));
+        }
+        json_parse(text).map_err(|e| {
+            Error::invalid(
+                &self.name,
+                "type",
+                format!("`{}` is not valid JSON", self.name),
+            )
+            .with_cause(e)
+        })
+    }
+
+    fn json(&self) -> Result<JsString, Error> {
+        match json_text(&self.value) {
+            Ok(Some(text)) => Ok(text),
+            Ok(None) => Err(self.invalid(
+                "type",
+                format!("`{}` has no JSON form: it must be JSON data", self.name),
+            )),
+            Err(e) => Err(Error::invalid(
+                &self.name,
+                "type",
+                format!(
+                    "`{}` could not be read as JSON data: {}",
+                    self.name,
+                    thrown_message(&e)
+                ),
+            )
+            .with_cause(e)),
+        }
+    }
+}
+
+/// A count, written as the protocol writes numbers (integer formatting would add its own code).
+fn count(n: u32) -> String {
+    tunesmith_protocol::num::fmt(f64::from(n))
+}
+
+/// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
+fn unreadable(name: &str, thrown: JsValue) -> Error {
+    Error::invalid(
+        name,
+        "type",
+        format!("`{name}` could not be read: {}", thrown_message(&thrown)),
+    )
+    .with_cause(thrown)
+}
+
+/// A request object as the shared validator reads it, through [`Arg`]: every field under catch,
+/// lists and strings bounded. `Fields::field` cannot fail, so a field that cannot be read is set
+/// aside and reported by [`JsFields::verdict`], before whatever the validator concluded without it.
+pub struct JsFields<'a> {
+    obj: &'a JsValue,
+    refused: Cell<Option<Error>>,
+}
+
+impl<'a> JsFields<'a> {
+    pub fn new(obj: &'a JsValue) -> Self {
+        JsFields {
+            obj,
+            refused: Cell::new(None),
+        }
+    }
+
+    /// The validator's `result`, unless a field could not be read: then that field's error.
+    pub fn verdict<T, E: Into<Error>>(self, result: Result<T, E>) -> Result<T, Error> {
+        match self.refused.into_inner() {
+            Some(e) => Err(e),
+            None => result.map_err(Into::into),
+        }
+    }
+
+    fn read(&self, name: &str) -> Result<Value<'static>, Error> {
+        let field = Arg::new(self.obj.clone(), "").field_named(name, name.to_owned())?;
+        match field.items()? {
+            Some(items) => Ok(Value::List(
+                items.iter().map(scalar).collect::<Result<_, _>>()?,
+            )),
+            None => scalar(&field),
+        }
+    }
+}
 
 impl Fields for JsFields<'_> {
     fn field(&self, name: &str) -> Value<'_> {
-        let v = get(self.0, name);
-        if array_is_array(&v) == Ok(true) {
-            return Value::List(array_or_empty(v).iter().map(|item| scalar(&item)).collect());
-        }
-        scalar(&v)
+        self.read(name).unwrap_or_else(|e| {
+            let first = self.refused.take().unwrap_or(e);
+            self.refused.set(Some(first));
+            Value::Missing
+        })
     }
 }
 
 /// A value that is not a list, as the validator reads it.
-fn scalar(v: &JsValue) -> Value<'static> {
-    if v.is_undefined() {
+fn scalar(v: &Arg) -> Result<Value<'static>, Error> {
+    let value = v.value();
+    Ok(if value.is_undefined() {
         Value::Missing
-    } else if v.is_null() {
+    } else if value.is_null() {
         Value::Null
-    } else if let Some(s) = v.as_string() {
+    } else if let Some(s) = v.text()? {
         Value::Str(Cow::Owned(s))
-    } else if let Some(n) = v.as_f64() {
+    } else if let Some(n) = v.number() {
         Value::Num(n)
-    } else if let Some(b) = v.as_bool() {
+    } else if let Some(b) = v.boolean() {
         Value::Bool(b)
     } else {
         Value::Other
-    }
+    })
 }

@@ -7,10 +7,10 @@ mod xhr;
 
 use crate::call::{Attempt, Body, Inner};
 use crate::errors::Error;
-use crate::js::{get, set, JsFields};
+use crate::js::{self, get, set, Arg, JsFields};
 use crate::normalize;
 use crate::options::CallOptions;
-use crate::Client;
+use crate::{settle, Client};
 use js_sys::{ArrayBuffer, Function, JsString, Object, Promise, Uint8Array};
 use progress::Progress;
 use std::rc::Rc;
@@ -18,8 +18,8 @@ use tunesmith_protocol::rules::{self, check_file_name, Fields};
 use tunesmith_protocol::upload::{self, MAX_BASE64_FILE_BYTES};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
-use web_sys::{Blob, FormData};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::FormData;
 
 /// Bytes read from a nameless Blob to sniff its type, for a stored name with the right extension.
 const SNIFF_BYTES: f64 = 512.0;
@@ -31,10 +31,14 @@ impl Client {
     #[wasm_bindgen(js_name = uploadFile, skip_typescript)]
     pub fn upload_file(&self, file: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_file(&inner, file, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_file(
+                &inner,
+                Arg::new(file, "file"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 
@@ -42,10 +46,14 @@ impl Client {
     #[wasm_bindgen(js_name = uploadBase64, skip_typescript)]
     pub fn upload_base64(&self, data: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_base64(&inner, data, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_base64(
+                &inner,
+                Arg::new(data, "data"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 
@@ -53,10 +61,14 @@ impl Client {
     #[wasm_bindgen(js_name = uploadFromUrl, skip_typescript)]
     pub fn upload_from_url(&self, file_url: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_from_url(&inner, file_url, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_from_url(
+                &inner,
+                Arg::new(file_url, "fileUrl"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 }
@@ -78,48 +90,49 @@ struct UploadOptions {
 }
 
 impl UploadOptions {
-    fn from_js(v: &JsValue) -> Result<UploadOptions, Error> {
+    fn from_js(v: &Arg) -> Result<UploadOptions, Error> {
         let call = CallOptions::from_js(v)?;
+        // Strings or nothing, checked by the protocol's rules (`check`) before anything is sent.
         let fields = Object::new();
         for name in ["uploadPath", "fileName"] {
-            let value = get(v, name);
-            if !value.is_undefined() && !value.is_null() {
-                set(&fields, name, &value);
+            let value = v.field(name)?;
+            if !value.is_absent() {
+                set(&fields, name, value.value());
             }
         }
-        let method = match get(v, "method") {
-            m if m.is_undefined() || m.is_null() => Method::Stream,
-            m => match m.as_string().as_deref() {
-                Some("auto" | "stream") => Method::Stream,
-                Some("base64") => Method::Base64,
-                _ => {
-                    return Err(Error::invalid(
-                        "method",
-                        "one_of",
-                        "`method` must be \"auto\", \"stream\" or \"base64\"",
-                    ))
-                }
-            },
+        let method = v.field("method")?;
+        let method = match method.text()?.as_deref() {
+            _ if method.is_absent() => Method::Stream,
+            Some("auto" | "stream") => Method::Stream,
+            Some("base64") => Method::Base64,
+            _ => {
+                return Err(method.invalid(
+                    "one_of",
+                    "`method` must be \"auto\", \"stream\" or \"base64\"",
+                ))
+            }
         };
-        let on_progress = match get(v, "onProgress") {
-            f if f.is_undefined() || f.is_null() => None,
-            f => Some(f.dyn_into::<Function>().map_err(|_| {
-                Error::invalid(
-                    "onProgress",
+        let on_progress = v.field("onProgress")?;
+        let on_progress = match on_progress.function() {
+            _ if on_progress.is_absent() => None,
+            Some(f) => Some(f),
+            None => {
+                return Err(on_progress.invalid(
                     "type",
                     "`onProgress` must be a function receiving { loaded, total }",
-                )
-            })?),
+                ))
+            }
         };
-        let mime_type = match get(v, "mimeType") {
-            m if m.is_undefined() || m.is_null() => None,
-            m => Some(m.as_string().filter(|s| is_mime(s)).ok_or_else(|| {
-                Error::invalid(
-                    "mimeType",
+        let mime = v.field("mimeType")?;
+        let mime_type = match mime.text()?.filter(|s| is_mime(s)) {
+            _ if mime.is_absent() => None,
+            Some(m) => Some(m),
+            None => {
+                return Err(mime.invalid(
                     "type",
                     "`mimeType` must be a MIME type such as \"audio/wav\"",
-                )
-            })?),
+                ))
+            }
         };
         Ok(UploadOptions {
             call,
@@ -157,7 +170,9 @@ fn check(op: Op, request: &JsValue) -> Result<(), Error> {
         .iter()
         .filter(|r| r.name != "base64Data")
     {
-        rules::check_one(rule, &JsFields(request).field(rule.name))?;
+        let fields = JsFields::new(request);
+        let verdict = rules::check_one(rule, &fields.field(rule.name));
+        fields.verdict(verdict)?;
     }
     Ok(())
 }
@@ -176,29 +191,30 @@ fn empty(field: &str) -> Error {
     )
 }
 
-async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_file(inner: &Inner, file: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
-    let Some(blob) = file.dyn_ref::<Blob>() else {
-        return Err(Error::invalid(
-            "file",
-            "type",
-            "uploadFile takes a File or Blob (from <input type=file>, drag and drop, or new Blob([...])); \
-             for Base64 text or bytes use uploadBase64",
-        ));
-    };
-    // Read through `Reflect` (under catch): a Proxy of a Blob passes `instanceof` but its getters
-    // throw "Illegal invocation".
-    let Some(size) = get(blob, "size").as_f64() else {
-        return Err(Error::invalid(
-            "file",
-            "type",
-            "the File or Blob could not be read (its `size` is not readable)",
-        ));
+    // Through the platform's own `Blob.prototype` getters and methods, under catch: a Proxy of a
+    // Blob passes `instanceof` but its getters throw "Illegal invocation", and a subclass may
+    // override them.
+    let blob = file.value();
+    let size = match blob_getter(blob, "size").map(|s| s.as_f64()) {
+        Ok(Some(size)) => size,
+        _ => {
+            return Err(file.invalid(
+                "type",
+                "uploadFile takes a File or Blob (from <input type=file>, drag and drop, or new Blob([...])); \
+                 for Base64 text or bytes use uploadBase64",
+            ))
+        }
     };
     if size == 0.0 {
         return Err(empty("file"));
     }
-    let own_name = get(blob, "name").as_string().filter(|n| !n.is_empty());
+    // Only a File has a name; a Blob's is `undefined`.
+    let own_name = js::class_getter(blob, "File", "name")
+        .ok()
+        .and_then(|n| Arg::new(n, "file.name").text().ok().flatten())
+        .filter(|n| !n.is_empty());
     match opts.method {
         Method::Stream => {
             check(Op::UploadStream, &opts.fields)?;
@@ -234,7 +250,8 @@ async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<J
                 }
             }
             // Last, so that progress is the file's bytes: the fields are a few bytes before it.
-            form.append_with_blob_and_filename("file", blob, &part_name)
+            // `instanceof Blob` is true of the genuine Blob the getters above read.
+            form.append_with_blob_and_filename("file", blob.unchecked_ref(), &part_name)
                 .map_err(append_error)?;
             send(inner, Op::UploadStream, form.into(), size, opts).await
         }
@@ -249,10 +266,7 @@ async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<J
             if size > MAX_BASE64_FILE_BYTES as f64 {
                 return Err(too_large("file", size));
             }
-            let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| {
-                Error::invalid("file", "type", "the file could not be read").with_cause(e)
-            })?;
-            let bytes = Uint8Array::new(&buffer);
+            let bytes = Uint8Array::new(&read_blob(blob).await?);
             let mime = match &opts.mime_type {
                 Some(m) => m.clone(),
                 None => blob_mime(blob, Some(&bytes)).await?,
@@ -263,22 +277,42 @@ async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<J
     }
 }
 
+/// `Blob.prototype[member]` of a (genuine) Blob, under catch.
+fn blob_getter(blob: &JsValue, member: &str) -> Result<JsValue, JsValue> {
+    js::class_getter(blob, "Blob", member)
+}
+
+/// The bytes of a (genuine) Blob, read with `Blob.prototype.arrayBuffer`.
+async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
+    let unreadable = |e| Error::invalid("file", "type", "the file could not be read").with_cause(e);
+    let promise = js::class_method(blob, "Blob", "arrayBuffer", &[])
+        .and_then(|p| p.dyn_into::<Promise>())
+        .map_err(unreadable)?;
+    JsFuture::from(promise).await.map_err(unreadable)
+}
+
 /// The Blob's own type, else one sniffed from its first bytes (read from `bytes` when at hand).
-async fn blob_mime(blob: &Blob, bytes: Option<&Uint8Array>) -> Result<String, Error> {
-    let own = blob.type_();
+async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<String, Error> {
+    let own = blob_getter(blob, "type")
+        .ok()
+        .and_then(|t| Arg::new(t, "file.type").text().ok().flatten())
+        .unwrap_or_default();
     if is_mime(&own) {
         return Ok(own);
     }
     let head = match bytes {
         Some(b) => b.subarray(0, SNIFF_BYTES.min(f64::from(b.length())) as u32),
         None => {
-            let slice = blob.slice_with_f64_and_f64(0.0, SNIFF_BYTES).map_err(|e| {
+            let slice = js::class_method(
+                blob,
+                "Blob",
+                "slice",
+                &[&JsValue::from_f64(0.0), &JsValue::from_f64(SNIFF_BYTES)],
+            )
+            .map_err(|e| {
                 Error::invalid("file", "type", "the file could not be read").with_cause(e)
             })?;
-            let buffer = JsFuture::from(slice.array_buffer()).await.map_err(|e| {
-                Error::invalid("file", "type", "the file could not be read").with_cause(e)
-            })?;
-            Uint8Array::new(&buffer)
+            Uint8Array::new(&read_blob(&slice).await?)
         }
     };
     Ok(upload::sniff_mime(&head.to_vec()).to_owned())
@@ -288,12 +322,14 @@ fn data_url(mime: &str, base64: &JsString) -> JsString {
     JsString::from(format!("data:{mime};base64,")).concat(base64)
 }
 
-async fn upload_base64(inner: &Inner, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_base64(inner: &Inner, data: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     check(Op::UploadBase64, &opts.fields)?;
-    let (text, size) = if let Some(text) = data.dyn_ref::<JsString>() {
+    // Neither is copied into wasm memory: Base64 text is checked and measured where it is, and
+    // bytes are encoded chunk by chunk.
+    let (text, size) = if let Some(text) = data.value().dyn_ref::<JsString>() {
         from_text(text, opts.mime_type.as_deref())?
-    } else if let Some(bytes) = as_bytes(&data) {
+    } else if let Some(bytes) = as_bytes(data.value()) {
         let size = f64::from(bytes.length());
         if size == 0.0 {
             return Err(empty("data"));
@@ -307,8 +343,7 @@ async fn upload_base64(inner: &Inner, data: JsValue, options: JsValue) -> Result
         };
         (data_url(&mime, &base64::encode(&bytes)), size)
     } else {
-        return Err(Error::invalid(
-            "data",
+        return Err(data.invalid(
             "type",
             "uploadBase64 takes Base64 text, a data:<mime>;base64,<data> URL, a Uint8Array or an ArrayBuffer; \
              for a File or Blob use uploadFile",
@@ -321,7 +356,7 @@ async fn upload_base64(inner: &Inner, data: JsValue, options: JsValue) -> Result
 fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     // Constructed under catch: a Proxy of a buffer passes the type checks but throws inside.
     if data.is_instance_of::<ArrayBuffer>() {
-        return crate::js::new_uint8_array(&[data]).ok();
+        return js::new_uint8_array(&[data]).ok();
     }
     if !ArrayBuffer::is_view(data) {
         return None;
@@ -329,7 +364,7 @@ fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     let buffer = get(data, "buffer").dyn_into::<ArrayBuffer>().ok()?;
     let offset = JsValue::from_f64(get(data, "byteOffset").as_f64()?);
     let length = JsValue::from_f64(get(data, "byteLength").as_f64()?);
-    crate::js::new_uint8_array(&[&buffer, &offset, &length]).ok()
+    js::new_uint8_array(&[&buffer, &offset, &length]).ok()
 }
 
 /// Base64 text or a data URL, checked and measured without decoding it, as the data URL to send.
@@ -388,14 +423,17 @@ async fn send_base64(
     size: f64,
     mut opts: UploadOptions,
 ) -> Result<JsValue, Error> {
-    let fields = js_sys::JSON::stringify(&opts.fields).map_err(|e| {
-        Error::invalid(
-            "fileName",
-            "type",
-            "`uploadPath` and `fileName` must be strings",
-        )
-        .with_cause(e)
-    })?;
+    // Strings only (`check` ran): this cannot fail, and a failure is still an error, not a throw.
+    let fields = match js::json_text(&opts.fields) {
+        Ok(Some(fields)) => fields,
+        _ => {
+            return Err(Error::invalid(
+                "fileName",
+                "type",
+                "`uploadPath` and `fileName` must be strings",
+            ))
+        }
+    };
     let rest = if fields.length() > 2 {
         JsString::from(",").concat(&fields.slice(1, fields.length()))
     } else {
@@ -443,36 +481,28 @@ async fn send(
     Ok(normalize::output(op, data))
 }
 
-async fn upload_from_url(
-    inner: &Inner,
-    file_url: JsValue,
-    options: JsValue,
-) -> Result<JsValue, Error> {
+async fn upload_from_url(inner: &Inner, file_url: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     // A `URL` object is as good as its text.
-    let file_url = match get(&file_url, "href") {
-        href if file_url.is_object() && href.is_string() => href,
-        _ => file_url,
+    let file_url = match file_url.is_object() {
+        true => match file_url.field_named("href", "fileUrl")? {
+            href if href.is_string() => href,
+            _ => file_url,
+        },
+        false => file_url,
     };
     let request = Object::new();
-    set(&request, "fileUrl", &file_url);
-    Object::assign(&request, &opts.fields);
+    set(&request, "fileUrl", file_url.value());
+    for name in ["uploadPath", "fileName"] {
+        let value = get(&opts.fields, name);
+        if !value.is_undefined() {
+            set(&request, name, &value);
+        }
+    }
     check(Op::UploadFromUrl, &request)?;
-    let json = js_sys::JSON::stringify(&request).map_err(|e| {
-        Error::invalid(
-            "fileUrl",
-            "type",
-            "the request could not be encoded as JSON",
-        )
-        .with_cause(e)
-    })?;
+    let (json, _) = Arg::new(request.into(), "fileUrl").plain_json()?;
     let data = inner
-        .execute(
-            Op::UploadFromUrl,
-            Body::Json(String::from(json)),
-            &[],
-            &opts.call,
-        )
+        .execute(Op::UploadFromUrl, Body::Json(json), &[], &opts.call)
         .await?;
     Ok(normalize::output(Op::UploadFromUrl, data))
 }

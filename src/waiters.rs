@@ -4,10 +4,10 @@
 use crate::call::{Body, Inner};
 use crate::errors::{Class, Error};
 use crate::http;
-use crate::js::{get, get_string, set, shallow_copy};
+use crate::js::{get, get_string, set, shallow_copy, Arg};
 use crate::normalize;
-use crate::options::{read_timeout, CallOptions};
-use crate::Client;
+use crate::options::{read_signal, read_timeout, CallOptions};
+use crate::{settle, Client};
 use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -17,7 +17,6 @@ use tunesmith_protocol::state::{Stage, TaskState};
 use tunesmith_protocol::waiter::{Next, Outcome, TaskKind, Waiter};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 #[wasm_bindgen(module = "/src/js/waiters.js")]
@@ -36,26 +35,26 @@ pub struct WaitOptions {
 }
 
 impl WaitOptions {
-    pub fn from_js(v: &JsValue) -> Result<WaitOptions, Error> {
-        if !v.is_undefined() && !v.is_null() && !v.is_object() {
-            return Err(Error::invalid(
-                "options",
+    pub fn from_js(v: &Arg) -> Result<WaitOptions, Error> {
+        if !v.is_absent() && !v.is_object() {
+            return Err(v.invalid(
                 "type",
                 "waiter options must be an object like { timeoutMs, onProgress, signal }",
             ));
         }
         // The signal is read (and checked) the same way as for any call.
-        let signal = CallOptions::from_js(&signal_only(v))?.signal;
-        let ms = |field| read_timeout(v, field).map(|o| o.map(|ms| ms.round().max(1.0) as u64));
-        let on_progress = match get(v, "onProgress") {
-            f if f.is_undefined() || f.is_null() => None,
-            f => Some(f.dyn_into::<Function>().map_err(|_| {
-                Error::invalid(
-                    "onProgress",
-                    "type",
-                    "`onProgress` must be a function taking the record",
-                )
-            })?),
+        let signal = read_signal(&v.field("signal")?)?;
+        let ms = |field| -> Result<Option<u64>, Error> {
+            Ok(read_timeout(&v.field(field)?)?.map(|ms| ms.round().max(1.0) as u64))
+        };
+        let on_progress = v.field("onProgress")?;
+        let on_progress = match on_progress.function() {
+            _ if on_progress.is_absent() => None,
+            Some(f) => Some(f),
+            None => {
+                return Err(on_progress
+                    .invalid("type", "`onProgress` must be a function taking the record"))
+            }
         };
         Ok(WaitOptions {
             signal,
@@ -64,21 +63,27 @@ impl WaitOptions {
             on_progress,
         })
     }
-}
 
-/// `{ signal }` of `v`, so that `CallOptions` does not misread the waiter's own `timeoutMs`.
-fn signal_only(v: &JsValue) -> JsValue {
-    let out = Object::new();
-    let signal = get(v, "signal");
-    if !signal.is_undefined() {
-        set(&out, "signal", &signal);
+    /// Only the call's `signal`, for `wait: true` (the call's `timeoutMs` is per attempt, not the
+    /// wait's deadline).
+    fn signal_only(options: &Arg) -> Result<WaitOptions, Error> {
+        let signal = match options.is_object() {
+            true => read_signal(&options.field("signal")?)?,
+            false => None,
+        };
+        Ok(WaitOptions {
+            signal,
+            ..WaitOptions::from_js(&Arg::new(JsValue::UNDEFINED, "wait"))?
+        })
     }
-    out.into()
 }
 
 /// A task id given as a string or as what a create resolved with (`{ taskId }`).
-fn task_id_of(v: &JsValue) -> Result<String, Error> {
-    let id = v.as_string().or_else(|| get_string(v, "taskId"));
+fn task_id_of(v: &Arg) -> Result<String, Error> {
+    let id = match v.text()? {
+        Some(id) => Some(id),
+        None => v.field("taskId")?.text()?,
+    };
     match id {
         Some(id) if !id.trim().is_empty() => Ok(id),
         _ => Err(Error::invalid(
@@ -322,10 +327,10 @@ fn waiter_promise(
     options: Option<JsValue>,
 ) -> Promise {
     let inner = client.inner.clone();
-    future_to_promise(async move {
+    settle::promise(async move {
         let opts =
-            WaitOptions::from_js(&options.unwrap_or(JsValue::UNDEFINED)).map_err(Error::into_js)?;
-        let task_id = task_id_of(&task_id).map_err(Error::into_js)?;
+            WaitOptions::from_js(&Arg::optional(options, "options")).map_err(Error::into_js)?;
+        let task_id = task_id_of(&Arg::new(task_id, "taskId")).map_err(Error::into_js)?;
         wait_for(inner, kind, task_id, opts).await
     })
 }
@@ -374,7 +379,7 @@ fn watch(inner: Rc<Inner>, task_id: String, opts: &WaitOptions) -> Result<JsValu
     // The JS wrapper calls `step` one at a time, so the poll is never borrowed twice.
     let step = Closure::<dyn FnMut() -> Promise>::new(move || {
         let (cell, closed) = (step_poll.clone(), step_closed.clone());
-        future_to_promise(async move {
+        settle::promise(async move {
             let taken = cell.borrow_mut().take();
             let Some(mut poll) = taken else {
                 return Ok(iter_result(&JsValue::UNDEFINED, true));
@@ -409,8 +414,9 @@ pub fn wait_requested(
     request: &JsValue,
     options: &JsValue,
 ) -> Result<(Option<WaitOptions>, JsValue), Error> {
-    let in_options = get(options, "wait");
-    let in_request = get(request, "wait");
+    let options = Arg::new(options.clone(), "options");
+    let in_options = options.field("wait")?;
+    let in_request = Arg::new(request.clone(), "request").field("wait")?;
     let (wait, request) = if !in_request.is_undefined() && request.is_object() {
         let copy = shallow_copy(request);
         // Deleting from a fresh plain-object copy cannot fail.
@@ -427,21 +433,19 @@ pub fn wait_requested(
         (in_options, request.clone())
     };
     let opts =
-        match wait {
-            w if w.is_undefined() || w.is_null() || w.as_bool() == Some(false) => {
-                return Ok((None, request))
-            }
-            w if w.as_bool() == Some(true) => WaitOptions::from_js(&signal_only(options))?,
-            w if w.is_object() => {
-                let mut opts = WaitOptions::from_js(&w)?;
+        match wait.boolean() {
+            _ if wait.is_absent() => return Ok((None, request)),
+            Some(false) => return Ok((None, request)),
+            Some(true) => WaitOptions::signal_only(&options)?,
+            None if wait.is_object() => {
+                let mut opts = WaitOptions::from_js(&wait)?;
                 // The call's signal also cancels the wait, unless the wait has its own.
                 if opts.signal.is_none() {
-                    opts.signal = WaitOptions::from_js(&signal_only(options))?.signal;
+                    opts.signal = WaitOptions::signal_only(&options)?.signal;
                 }
                 opts
             }
-            _ => return Err(Error::invalid(
-                "wait",
+            None => return Err(wait.invalid(
                 "type",
                 "`wait` must be true or the waiter options { timeoutMs, onProgress, signal, ... }",
             )),
@@ -468,7 +472,7 @@ pub async fn wait_after_create(
 ) -> Result<JsValue, JsValue> {
     let kind = TaskKind::created_by(op)
         .ok_or_else(|| Error::configuration("not a task-creating method").into_js())?;
-    let task_id = task_id_of(&created).map_err(Error::into_js)?;
+    let task_id = task_id_of(&Arg::new(created, "taskId")).map_err(Error::into_js)?;
     wait_for(inner, kind, task_id, opts).await
 }
 
@@ -541,8 +545,9 @@ impl Client {
         task_id: JsValue,
         options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let opts = WaitOptions::from_js(&options.unwrap_or(JsValue::UNDEFINED))?;
-        let task_id = task_id_of(&task_id)?;
+        settle::entered()?;
+        let opts = WaitOptions::from_js(&Arg::optional(options, "options"))?;
+        let task_id = task_id_of(&Arg::new(task_id, "taskId"))?;
         Ok(watch(self.inner.clone(), task_id, &opts)?)
     }
 }

@@ -25,6 +25,39 @@ const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const pad = (s, n) => String(s).padEnd(n);
 const num = (x, n = 9) => String(x).padStart(n);
 
+// ---- 0. What a page loads: the browser entry's static imports, and what it imports on demand -------------
+{
+  const atStart = new Map();
+  const onDemand = new Set();
+  const follow = (file) => {
+    if (atStart.has(file)) return;
+    const text = readFileSync(join(PKG, file), "utf8");
+    atStart.set(file, gz(text));
+    const tree = acorn.parse(text, { ecmaVersion: "latest", sourceType: "module" });
+    const relative = (source) => (source?.value?.startsWith("./") ? join(file, "..", source.value) : null);
+    for (const node of tree.body) {
+      const from = relative(node.source);
+      if (from && /^(ImportDeclaration|ExportNamedDeclaration|ExportAllDeclaration)$/.test(node.type)) follow(from);
+    }
+    const dynamic = (node) => {
+      if (!node || typeof node.type !== "string") return;
+      if (node.type === "ImportExpression" && relative(node.source)) onDemand.add(relative(node.source));
+      for (const value of Object.values(node)) {
+        if (Array.isArray(value)) value.forEach(dynamic);
+        else if (value && typeof value === "object") dynamic(value);
+      }
+    };
+    dynamic(tree);
+  };
+  follow("index.js");
+  const wasmGz = gz(readFileSync(join(PKG, "tunesmith_bg.wasm")));
+  const js = [...atStart.values()].reduce((n, b) => n + b, 0);
+  console.log(`the browser entry (index.js) at start: ${js + wasmGz} B gzipped: tunesmith_bg.wasm ${wasmGz} + ${atStart.size} .js ${js}`);
+  console.log(`  ${[...atStart].map(([f, b]) => `${f} ${b}`).join(", ")}`);
+  const lazy = [...onDemand].filter((f) => !atStart.has(f));
+  console.log(`  on demand (dynamic imports): ${lazy.map((f) => `${f} ${gz(readFileSync(join(PKG, f)))}`).join(", ") || "none"}\n`);
+}
+
 // ---- 1. The glue ---------------------------------------------------------------------------------------
 const glue = readFileSync(join(PKG, "tunesmith.js"), "utf8");
 const glueGz = gz(glue);

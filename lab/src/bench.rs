@@ -346,8 +346,8 @@ fn size() -> Result<()> {
         every += package::gzip_len(file)?;
     }
     println!(
-        "{:<40} {:>10}  {} (with {} other .js beside the glue, snippets included)",
-        "total, every .js the browser entry can load",
+        "{:<40} {:>10}  {} (with the {} other top-level .js and the snippets: the Node, Workers, CLI and MCP entries too)",
+        "total, every .js of pkg/",
         every,
         kb(every),
         every_js.len() - 1
@@ -368,8 +368,7 @@ fn size() -> Result<()> {
     run_script(&section_script("size"), &env)
 }
 
-/// The package's `.js` files that a page may fetch: the top level and the snippets (the server's
-/// files are for Node).
+/// The package's top-level `.js` files and its snippets (not the server's folder).
 fn top_level_js(pkg: &Path) -> Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = package::files_under(pkg)?
         .into_iter()

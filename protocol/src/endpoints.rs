@@ -698,7 +698,9 @@ impl Op {
     }
 
     pub fn endpoint(self) -> &'static Endpoint {
-        // TABLE is written in the order of `Op`, which the tests check.
+        // TABLE is written in the order of `Op`, one entry each, which the tests check: every
+        // discriminant is an index of it.
+        #[allow(clippy::indexing_slicing)]
         &TABLE[self as usize]
     }
 
@@ -1030,6 +1032,21 @@ mod tests {
 
     fn s(v: &str) -> Value<'_> {
         Value::Str(v.into())
+    }
+
+    #[test]
+    fn no_list_field_is_longer_than_readers_read() {
+        for endpoint in TABLE {
+            for rule in endpoint.fields {
+                if let crate::rules::Kind::UrlList { min, max } = rule.kind {
+                    assert!(
+                        min <= max && max <= crate::rules::MAX_LIST_ITEMS,
+                        "{}",
+                        rule.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,13 +7,21 @@ use crate::schema::{snake_case, Origin, Record, Ty};
 use crate::Op;
 use serde_json::{json, Map, Value};
 
+/// Sets `key` on a schema object (every schema built here is one; `Value`'s index would panic on
+/// anything else, hence no indexing).
+fn set(s: &mut Value, key: &str, value: Value) {
+    if let Some(object) = s.as_object_mut() {
+        object.insert(key.to_owned(), value);
+    }
+}
+
 /// The schema of one request field, with its rule in words as the description.
 pub fn field(rule: &FieldRule) -> Value {
     let mut s = match rule.kind {
         Kind::Text { max } => {
             let mut s = json!({"type": "string"});
             if let Some(max) = max {
-                s["maxLength"] = json!(max);
+                set(&mut s, "maxLength", json!(max));
             }
             s
         }
@@ -22,7 +30,7 @@ pub fn field(rule: &FieldRule) -> Value {
         Kind::Number(Range { min, max, step }) => {
             let mut s = json!({"type": "number", "minimum": min, "maximum": max});
             if let Some(step) = step {
-                s["multipleOf"] = json!(step);
+                set(&mut s, "multipleOf", json!(step));
             }
             s
         }
@@ -38,7 +46,7 @@ pub fn field(rule: &FieldRule) -> Value {
         Kind::DirPath => json!({"type": "string", "x-rule": "relative path without `..`"}),
         Kind::FileName => json!({"type": "string", "x-rule": "one file name without separators"}),
     };
-    s["description"] = json!(rule.doc());
+    set(&mut s, "description", json!(rule.doc()));
     s
 }
 
@@ -80,7 +88,7 @@ fn object(r: &Record, twin: bool) -> Value {
         };
         let mut s = ty(&f.ty);
         if !f.doc.is_empty() {
-            s["description"] = json!(f.doc);
+            set(&mut s, "description", json!(f.doc));
         }
         if !f.optional {
             required.push(json!(name));
@@ -89,7 +97,7 @@ fn object(r: &Record, twin: bool) -> Value {
     }
     let mut s = json!({"type": "object", "properties": props, "required": required});
     if !r.doc.is_empty() && !twin {
-        s["description"] = json!(r.doc);
+        set(&mut s, "description", json!(r.doc));
     }
     s
 }

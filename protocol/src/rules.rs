@@ -64,6 +64,10 @@ pub enum Kind {
     },
 }
 
+/// The most items any list field may declare (`Kind::UrlList`'s `max`): a reader may refuse a
+/// longer array before walking it (an array's length is its sender's to choose, up to 2³² − 1).
+pub const MAX_LIST_ITEMS: usize = 1000;
+
 /// The bounds of a number.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Range {

@@ -304,6 +304,7 @@ pub static ERROR_KIND: Vocab = Vocab {
         "aborted",
         "task_failed",
         "configuration",
+        "internal",
     ],
     value_docs: &[
         docs("the API key was refused (401)"),
@@ -320,6 +321,9 @@ pub static ERROR_KIND: Vocab = Vocab {
         docs("the caller's AbortSignal fired"),
         docs("a task reached a failure state"),
         docs("the client's own options are unusable"),
+        docs(
+            "the package's module stopped after an internal error (a bug); reload to use it again",
+        ),
     ],
 };
 
