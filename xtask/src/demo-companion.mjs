@@ -4,10 +4,12 @@
 // Beside the companion (`/ts/*`), the demo's own routes (`/demo/*`) do what the page cannot without
 // the key: top up the emulator's credits (its admin route wants the key), and list the callbacks the
 // companion received, with what it did with each (pushed to the page, a duplicate, refused).
+// The companion's state is kept in the demo's data folder (COMPANION_STORE_FILE, by default
+// target/demo-data/companion.json), so that "Your tasks" are still the demo user's after a restart.
 import { createServer } from "node:http";
 import { once } from "node:events";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const env = (name) => {
   const v = process.env[name];
@@ -15,8 +17,10 @@ const env = (name) => {
   return v;
 };
 const server = (file) => import(pathToFileURL(join(env("TUNESMITH_PKG"), "server", file)).href);
-const { createCompanion, toNodeListener } = await server("index.js");
+const { createCompanion, fileStore, toNodeListener } = await server("index.js");
 const { ROUTES } = await server("routes.js");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const target = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
 const port = Number(env("COMPANION_PORT"));
 const apiKey = env("COMPANION_API_KEY");
 const music = env("COMPANION_MUSIC_URL").replace(/\/+$/, "");
@@ -32,6 +36,7 @@ const companion = createCompanion({
   authorize: () => "demo",
   // Every operation, the account's credits included: the demo's one user is the developer.
   allow: [...new Set(ROUTES.map((route) => route.operation))],
+  store: fileStore({ path: process.env.COMPANION_STORE_FILE ?? join(target, "demo-data", "companion.json") }),
   limits: { requestsPerWindow: 600, tasksInFlight: 20 },
   // Settings' "Simulate a service answer": the emulator answers one request with that code.
   forwardHeaders: ["x-emulate-code"],
@@ -134,4 +139,6 @@ async function handle(request) {
 const listener = createServer(toNodeListener(handle));
 listener.listen(port, "127.0.0.1");
 await once(listener, "listening");
+// Stopped, it writes what its store has not yet written.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => companion.close().finally(() => process.exit(0)));
 console.log(`ready ${publicUrl}`);

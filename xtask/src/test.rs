@@ -218,6 +218,10 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
         // tmux, for the CLI's terminal test.
         toolchain::tmux()?;
     }
+    if any(&[Stage::Lint]) {
+        // TypeScript, for the companion's types.
+        toolchain::js_tools()?;
+    }
     if any(&[Stage::Wasm, Stage::E2e, Stage::Bench]) {
         toolchain::chromium()?;
     }
@@ -230,6 +234,7 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
 fn lint() -> Result<()> {
     // Drift first: a stale generated file would make every later failure confusing.
     crate::codegen::run(true)?;
+    companion_types()?;
     proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
     proc::run(proc::cargo().args([
         "clippy",
@@ -252,6 +257,60 @@ fn lint() -> Result<()> {
         "-D",
         "warnings",
     ]))
+}
+
+/// The companion's JavaScript source checked by tsc (`--checkJs --strict`, its tsconfig), and the
+/// declarations the package ships (`pkg-template/server/types/`) the ones tsc writes from it.
+fn companion_types() -> Result<()> {
+    let config = crate::root()
+        .join("tests")
+        .join("js")
+        .join("companion")
+        .join("tsconfig.json");
+    let shipped = crate::root()
+        .join("pkg-template")
+        .join("server")
+        .join("types");
+    let written = crate::target_dir().join("companion-types");
+    let _ = std::fs::remove_dir_all(&written);
+    proc::run(
+        Command::new("node")
+            .arg(
+                crate::root()
+                    .join("node_modules")
+                    .join("typescript")
+                    .join("bin")
+                    .join("tsc"),
+            )
+            .arg("-p")
+            .arg(&config)
+            .arg("--outDir")
+            .arg(&written),
+    )?;
+    let names = |d: &Path| -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(d).with_context(|| format!("reading {}", d.display()))? {
+            names.push(entry?.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
+    };
+    let expected = names(&written)?;
+    let stale = expected != names(&shipped).unwrap_or_default()
+        || expected.iter().any(|name| {
+            std::fs::read(written.join(name)).ok() != std::fs::read(shipped.join(name)).ok()
+        });
+    if stale {
+        bail!(
+            "pkg-template/server/types/ is not what tsc writes from the companion's source: \
+             delete it and run `node node_modules/typescript/bin/tsc -p tests/js/companion/tsconfig.json`"
+        );
+    }
+    println!(
+        "companion: source checked by tsc --strict, {} declaration files current",
+        expected.len()
+    );
+    Ok(())
 }
 
 fn native(summary: &mut Summary) -> Result<()> {

@@ -24,7 +24,9 @@ pub struct Options {
     pub seed: Option<u64>,
 }
 
-const SECTIONS: [&str; 5] = ["fuzz", "kill", "hostile", "secrets", "node"];
+/// `companion` runs the companion's probes alone (tests/chaos/companion.mjs, in the secrets probe),
+/// which `node` runs among the other scripts.
+const SECTIONS: [&str; 6] = ["fuzz", "kill", "hostile", "secrets", "node", "companion"];
 
 /// Goals of the full run.
 pub const FUZZ_INPUTS_GOAL: u64 = 10_000_000;
@@ -70,9 +72,19 @@ pub fn run(opts: &Options) -> Result<bool> {
                     .map(|f| f.figures(&mut figures, &settings))
             }
             // The Node scripts run inside the secrets probe, so their output is scanned too.
-            ("secrets" | "node", Some(bin)) if !ran_secrets => {
+            ("secrets" | "node" | "companion", Some(bin)) if !ran_secrets => {
                 ran_secrets = true;
-                let scripts = sections.contains(&"node").then_some(opts.scale);
+                let scripts = if sections.contains(&"node") {
+                    Some(secrets::Scripts {
+                        scale: opts.scale,
+                        only: None,
+                    })
+                } else {
+                    sections.contains(&"companion").then_some(secrets::Scripts {
+                        scale: opts.scale,
+                        only: Some("companion"),
+                    })
+                };
                 secrets::run(
                     bin,
                     &sandbox_root.join("secrets"),

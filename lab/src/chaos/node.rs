@@ -12,13 +12,18 @@ use std::time::Duration;
 
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(8 * 60);
 
-/// Runs every script with `env`; returns everything they printed (the secrets probe scans it).
+/// Runs every script (or the one named `only`) with `env`; returns everything they printed (the
+/// secrets probe scans it).
 pub fn run(
     env: &[(&'static str, OsString)],
     scale: f64,
+    only: Option<&str>,
     figures: &mut Figures,
 ) -> Result<Vec<String>> {
-    let scripts = node_scripts(&crate::root().join("tests").join("chaos"))?;
+    let mut scripts = node_scripts(&crate::root().join("tests").join("chaos"))?;
+    if let Some(name) = only {
+        scripts.retain(|s| s.file_stem().is_some_and(|stem| stem == name));
+    }
     if scripts.is_empty() {
         println!("no tests/chaos/*.mjs scripts yet: the Node checks are skipped");
         figures.push(Figure::info(

@@ -68,11 +68,18 @@ fn start_logged(bin: &Path, args: &[OsString], logs: &Path) -> Result<Logged> {
     bail!("the emulator printed no ready line within 60 s")
 }
 
+/// Which Node chaos scripts run, and at what CHAOS_SCALE.
+pub struct Scripts {
+    pub scale: f64,
+    /// One script by name (`companion`), or every one.
+    pub only: Option<&'static str>,
+}
+
 /// How the key is driven: the built package in Node (and the chaos scripts at a CHAOS_SCALE), or
 /// raw requests only (the short version, without a wasm build).
 pub enum Clients {
     Node {
-        scripts: Option<f64>,
+        scripts: Option<Scripts>,
     },
     #[cfg(test)]
     RawOnly,
@@ -136,8 +143,8 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
             ));
         }
         outputs.push(output);
-        if let Some(scale) = scripts {
-            outputs.extend(node::run(&env, *scale, figures)?);
+        if let Some(scripts) = scripts {
+            outputs.extend(node::run(&env, scripts.scale, scripts.only, figures)?);
         }
     }
     outputs.extend(raw_calls(&emulator, &secret));
