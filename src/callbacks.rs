@@ -19,27 +19,29 @@ use wasm_bindgen::prelude::*;
 /// and leaves nothing that can throw later.
 fn body_object(body: &Arg) -> Result<JsValue, Error> {
     let value = body.value();
-    let parsed = if value.is_string() {
-        body.parse_json()?
+    let unparsable = |e| {
+        body.invalid("type", "the callback body is not valid JSON")
+            .with_cause(e)
+    };
+    let parsed = if let Some(text) = body.text_within(MAX_JSON_UNITS)? {
+        js_sys::JSON::parse(&text).map_err(unparsable)?
     } else if value.is_instance_of::<Uint8Array>() || value.is_instance_of::<js_sys::ArrayBuffer>()
     {
         let bytes = js::new_uint8_array(&[value]).map_err(|e| {
             body.invalid("type", "the callback body's bytes could not be read")
                 .with_cause(e)
         })?;
-        if bytes.length() > MAX_JSON_UNITS {
-            return Err(body.invalid(
-                "max_size",
-                format!(
-                    "the callback body is {} bytes: more than a callback carries ({})",
-                    tunesmith_protocol::num::fmt(f64::from(bytes.length())),
-                    tunesmith_protocol::num::fmt(f64::from(MAX_JSON_UNITS))
-                ),
-            ));
-        }
-        let text = String::from_utf8(bytes.to_vec())
-            .map_err(|_| body.invalid("type", "the callback body is not UTF-8 text"))?;
-        Arg::new(JsValue::from_str(&text), "body").parse_json()?
+        let too_many = bytes.length() > MAX_JSON_UNITS;
+        let text = (!too_many)
+            .then(|| String::from_utf8(bytes.to_vec()).ok())
+            .flatten()
+            .ok_or_else(|| {
+                body.invalid(
+                    "type",
+                    "the callback body is not UTF-8 text of at most 16 MiB",
+                )
+            })?;
+        js_sys::JSON::parse(&text).map_err(unparsable)?
     } else if value.is_object() {
         body.plain_copy()?
     } else {
@@ -106,7 +108,10 @@ pub fn parse(body: &Arg) -> Result<JsValue, Error> {
         is_plain_object(&data).then_some(&data_fields as &dyn Fields),
         is_plain_object(&first).then_some(&first_fields as &dyn Fields),
     );
-    let event: Callback = raw_fields.verdict(data_fields.verdict(first_fields.verdict(event)))?;
+    raw_fields.verdict()?;
+    data_fields.verdict()?;
+    first_fields.verdict()?;
+    let event: Callback = event?;
     let out = Object::new();
     set(&out, "family", &JsValue::from_str(event.kind.as_str()));
     set(&out, "taskId", &JsValue::from_str(&event.task_id));

@@ -76,8 +76,6 @@ extern "C" {
         key: &str,
         receiver: &JsValue,
     ) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = getOwnPropertyNames)]
-    fn own_property_names(v: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// The longest delay timers take (2^31 - 1 ms, about 24.8 days): past it they fire at once.
@@ -132,59 +130,26 @@ pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue>
     Ok(Reflect::construct(&ctor, &list)?.unchecked_into())
 }
 
-/// `obj[name](...args)`, under catch: for the runtime's own objects (a caller's go through
-/// [`class_method`]).
+/// `obj[name](...args)`, under catch (a method of a caller's object may throw, or be a Proxy's).
 pub fn call_method(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
     let method: Function = Reflect::get(obj, &JsValue::from_str(name))?.dyn_into()?;
     let list: js_sys::Array = args.iter().copied().collect();
     Reflect::apply(&method, obj, &list)
 }
 
-/// `class.prototype`, of the global class named `class`.
-fn prototype_of_class(class: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(
-        &get(&js_sys::global(), class),
-        &JsValue::from_str("prototype"),
-    )
-}
-
-/// `obj.member` as the platform's class `class` defines it: its getter, called with `obj` as the
-/// receiver, under catch. Throws unless `obj` is a genuine instance (a Proxy or a look-alike is
-/// not), and runs none of the caller's code, even for a subclass that overrides the getter.
-pub fn class_getter(obj: &JsValue, class: &str, member: &str) -> Result<JsValue, JsValue> {
-    get_with_receiver(&prototype_of_class(class)?, member, obj)
-}
-
-/// `class.prototype[method].apply(obj, args)`, under catch: as [`class_getter`], for a method.
-pub fn class_method(
-    obj: &JsValue,
-    class: &str,
-    method: &str,
-    args: &[&JsValue],
-) -> Result<JsValue, JsValue> {
-    let method: Function =
-        Reflect::get(&prototype_of_class(class)?, &JsValue::from_str(method))?.dyn_into()?;
-    let list: js_sys::Array = args.iter().copied().collect();
-    Reflect::apply(&method, obj, &list)
-}
-
-/// The message of a caught JS exception, for error texts (at most 300 characters of it: what was
-/// thrown is the caller's, and may be a string of any length).
+/// The message of a caught JS exception, for error texts: its first 300 characters (what was thrown
+/// is the caller's, and may be a string of any length).
 pub fn thrown_message(e: &JsValue) -> String {
     let message = Reflect::get(e, &JsValue::from_str("message"))
         .ok()
         .filter(JsValue::is_string)
         .or_else(|| e.is_string().then(|| e.clone()));
     match message {
-        Some(m) => {
-            let m: JsString = m.unchecked_into();
-            let short = m.length() > 300;
-            let mut text = m.slice(0, 300).as_string().unwrap_or_default();
-            if short {
-                text.push('…');
-            }
-            text
-        }
+        Some(m) => m
+            .unchecked_into::<JsString>()
+            .slice(0, 300)
+            .as_string()
+            .unwrap_or_default(),
         None => "it threw".to_owned(),
     }
 }
@@ -245,15 +210,12 @@ pub fn is_plain_object(v: &JsValue) -> bool {
 #[derive(Clone)]
 pub struct Arg {
     value: JsValue,
-    name: Cow<'static, str>,
+    name: &'static str,
 }
 
 impl Arg {
-    pub fn new(value: JsValue, name: impl Into<Cow<'static, str>>) -> Arg {
-        Arg {
-            value,
-            name: name.into(),
-        }
+    pub fn new(value: JsValue, name: &'static str) -> Arg {
+        Arg { value, name }
     }
 
     /// An argument that may be left out: `undefined` when it was.
@@ -265,31 +227,32 @@ impl Arg {
         &self.value
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
     /// A `ValidationError` about this value.
     pub fn invalid(&self, rule: &'static str, message: impl Into<String>) -> Error {
-        Error::invalid(&self.name, rule, message)
+        Error::invalid(self.name, rule, message)
     }
 
     /// `self[key]`, named `key`. A getter or Proxy trap that throws is a `ValidationError` naming
     /// `key` (with what was thrown as its `cause`); a value that is not an object has no fields,
     /// which read as `undefined`.
+    #[inline(never)]
     pub fn field(&self, key: &'static str) -> Result<Arg, Error> {
         self.field_named(key, key)
     }
 
     /// `self[key]`, named `name` in errors (a nested field, such as `data.taskId`).
-    pub fn field_named(&self, key: &str, name: impl Into<Cow<'static, str>>) -> Result<Arg, Error> {
-        let name = name.into();
+    #[inline(never)]
+    pub fn field_named(&self, key: &str, name: &'static str) -> Result<Arg, Error> {
         if !self.value.is_object() && !self.value.is_function() {
             return Ok(Arg::new(JsValue::UNDEFINED, name));
         }
         match Reflect::get(&self.value, &JsValue::from_str(key)) {
             Ok(value) => Ok(Arg::new(value, name)),
-            Err(e) => Err(unreadable(&name, e)),
+            Err(e) => Err(unreadable(name, e)),
         }
     }
 
@@ -319,19 +282,17 @@ impl Arg {
     /// The string, copied into wasm memory; `None` when the value is not a string. A string
     /// longer than [`MAX_TEXT_UNITS`] is refused before it is copied.
     pub fn text(&self) -> Result<Option<String>, Error> {
+        self.text_within(MAX_TEXT_UNITS)
+    }
+
+    /// [`Arg::text`], for a string of at most `max` UTF-16 units.
+    #[inline(never)]
+    pub fn text_within(&self, max: u32) -> Result<Option<String>, Error> {
         let Some(s) = self.value.dyn_ref::<JsString>() else {
             return Ok(None);
         };
-        if s.length() > MAX_TEXT_UNITS {
-            return Err(self.invalid(
-                "max_length",
-                format!(
-                    "`{}` is {} characters long: more than any field takes ({})",
-                    self.name,
-                    count(s.length()),
-                    count(MAX_TEXT_UNITS)
-                ),
-            ));
+        if s.length() > max {
+            return Err(self.too_long("max_length", s.length(), max, "characters"));
         }
         Ok(s.as_string())
     }
@@ -351,78 +312,56 @@ impl Arg {
         self.value.dyn_ref::<Function>().cloned()
     }
 
-    /// Whether the value is a genuine, untouched instance of the platform's class `class`: `brand`
-    /// (one of its getters) reads on it, its prototype is the class's own, and it shadows nothing
-    /// with own properties. Code that then uses it through web-sys (whose calls are not `catch`)
-    /// runs only the platform's getters and methods, none of the caller's.
-    pub fn is_genuine(&self, class: &str, brand: &str) -> bool {
-        let v = &self.value;
-        let untouched = || -> Result<bool, JsValue> {
-            class_getter(v, class, brand)?;
-            let prototype = Reflect::get_prototype_of(v)?;
-            Ok(Object::is(&prototype, &prototype_of_class(class)?)
-                && own_property_names(v)?.length() == 0)
-        };
-        v.is_object() && untouched().unwrap_or(false)
-    }
-
-    /// The items of an array, each named `name[i]`; `None` when the value is not an array. Holes
-    /// read as `undefined`; an array longer than [`MAX_ITEMS`] is refused before it is walked.
-    pub fn items(&self) -> Result<Option<Vec<Arg>>, Error> {
+    /// The items of an array (holes read as `undefined`); `None` when the value is not an array.
+    /// An array longer than [`MAX_ITEMS`] is refused before it is walked; an item whose reading
+    /// throws is named `name[i]`.
+    pub fn items(&self) -> Result<Option<Vec<JsValue>>, Error> {
         match array_is_array(&self.value) {
             Ok(true) => {}
             Ok(false) => return Ok(None),
-            Err(e) => return Err(unreadable(&self.name, e)),
+            Err(e) => return Err(unreadable(self.name, e)),
         }
-        let length = self.field_named("length", format!("{}.length", self.name))?;
-        let Some(n) = length
-            .number()
-            .filter(|n| (0.0..=f64::from(MAX_ITEMS)).contains(n))
-        else {
-            return Err(self.invalid(
-                "range",
-                format!(
-                    "`{}` has {} items: more than any field takes ({})",
-                    self.name,
-                    tunesmith_protocol::num::fmt(length.number().unwrap_or(f64::NAN)),
-                    count(MAX_ITEMS)
-                ),
-            ));
-        };
+        let length = self.field_named("length", self.name)?;
+        let n = length.number().unwrap_or(f64::NAN);
+        if !(0.0..=f64::from(MAX_ITEMS)).contains(&n) {
+            return Err(self.too_long("range", n as u32, MAX_ITEMS, "items"));
+        }
         let mut items = Vec::new();
         for i in 0..n as u32 {
-            let name = format!("{}[{}]", self.name, count(i));
             match Reflect::get_u32(&self.value, i) {
-                Ok(item) => items.push(Arg::new(item, name)),
-                Err(e) => return Err(unreadable(&name, e)),
+                Ok(item) => items.push(item),
+                Err(e) => {
+                    return Err(unreadable(
+                        &format!("{}[{}]", self.name, count(f64::from(i))),
+                        e,
+                    ))
+                }
             }
         }
         Ok(Some(items))
     }
 
-    /// The own enumerable `[key, value]` pairs of an object (`Object.entries`), each value named
-    /// `name.key`; at most [`MAX_ITEMS`] of them.
-    pub fn entries(&self) -> Result<Vec<(String, Arg)>, Error> {
-        let pairs = object_entries(&self.value).map_err(|e| unreadable(&self.name, e))?;
-        if pairs.length() > MAX_ITEMS {
-            return Err(self.invalid(
-                "range",
-                format!(
-                    "`{}` has {} keys: more than any field takes ({})",
-                    self.name,
-                    count(pairs.length()),
-                    count(MAX_ITEMS)
-                ),
-            ));
+    /// The own enumerable `[key, value]` pairs of an object (`Object.entries`), at most
+    /// [`MAX_ITEMS`] of them.
+    pub fn entries(&self) -> Result<Vec<(String, JsValue)>, Error> {
+        let pairs = entries(&self.value).map_err(|e| unreadable(self.name, e))?;
+        if pairs.len() > MAX_ITEMS as usize {
+            return Err(self.too_long("range", pairs.len() as u32, MAX_ITEMS, "keys"));
         }
-        let mut out = Vec::new();
-        for pair in pairs.iter() {
-            let pair: js_sys::Array = pair.unchecked_into();
-            let key = pair.get(0).as_string().unwrap_or_default();
-            let name = format!("{}.{key}", self.name);
-            out.push((key, Arg::new(pair.get(1), name)));
-        }
-        Ok(out)
+        Ok(pairs)
+    }
+
+    /// Refuses a value larger than the package reads (`got` of `unit`, over `max`).
+    fn too_long(&self, rule: &'static str, got: u32, max: u32, unit: &str) -> Error {
+        self.invalid(
+            rule,
+            format!(
+                "`{}` has {} {unit}: more than the package reads ({})",
+                self.name,
+                count(f64::from(got)),
+                count(f64::from(max))
+            ),
+        )
     }
 
     /// A plain-data copy (`JSON.parse(JSON.stringify(v))`): getters and `toJSON` run once, here,
@@ -430,7 +369,7 @@ impl Arg {
     /// JavaScript.
     pub fn plain_copy(&self) -> Result<JsValue, Error> {
         let text = self.json()?;
-        json_parse(&text).map_err(|e| unreadable(&self.name, e))
+        json_parse(&text).map_err(|e| unreadable(self.name, e))
     }
 
     /// [`Arg::plain_copy`], with the JSON text it was made from (a request's body, without
@@ -438,45 +377,15 @@ impl Arg {
     pub fn plain_json(&self) -> Result<(String, JsValue), Error> {
         let text = self.json()?;
         if text.length() > MAX_JSON_UNITS {
-            return Err(self.invalid(
+            return Err(self.too_long(
                 "max_size",
-                format!(
-                    "`{}` is {} characters of JSON: more than the service takes ({})",
-                    self.name,
-                    count(text.length()),
-                    count(MAX_JSON_UNITS)
-                ),
+                text.length(),
+                MAX_JSON_UNITS,
+                "characters of JSON",
             ));
         }
-        let value = json_parse(&text).map_err(|e| unreadable(&self.name, e))?;
+        let value = json_parse(&text).map_err(|e| unreadable(self.name, e))?;
         Ok((text.as_string().unwrap_or_default(), value))
-    }
-
-    /// The value of a string of JSON text (`JSON.parse`, in JavaScript: no copy into wasm), at
-    /// most [`MAX_JSON_UNITS`] long.
-    pub fn parse_json(&self) -> Result<JsValue, Error> {
-        let Some(text) = self.value.dyn_ref::<JsString>() else {
-            return Err(self.invalid("type", format!("`{}` must be JSON text", self.name)));
-        };
-        if text.length() > MAX_JSON_UNITS {
-            return Err(self.invalid(
-                "max_size",
-                format!(
-                    "`{}` is {} characters of JSON: more than it may be ({})",
-                    self.name,
-                    count(text.length()),
-                    count(MAX_JSON_UNITS)
-                ),
-            ));
-        }
-        json_parse(text).map_err(|e| {
-            Error::invalid(
-                &self.name,
-                "type",
-                format!("`{}` is not valid JSON", self.name),
-            )
-            .with_cause(e)
-        })
     }
 
     fn json(&self) -> Result<JsString, Error> {
@@ -486,23 +395,14 @@ impl Arg {
                 "type",
                 format!("`{}` has no JSON form: it must be JSON data", self.name),
             )),
-            Err(e) => Err(Error::invalid(
-                &self.name,
-                "type",
-                format!(
-                    "`{}` could not be read as JSON data: {}",
-                    self.name,
-                    thrown_message(&e)
-                ),
-            )
-            .with_cause(e)),
+            Err(e) => Err(unreadable(self.name, e)),
         }
     }
 }
 
 /// A count, written as the protocol writes numbers (integer formatting would add its own code).
-fn count(n: u32) -> String {
-    tunesmith_protocol::num::fmt(f64::from(n))
+fn count(n: f64) -> String {
+    tunesmith_protocol::num::fmt(n)
 }
 
 /// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).
@@ -517,7 +417,7 @@ fn unreadable(name: &str, thrown: JsValue) -> Error {
 
 /// A request object as the shared validator reads it, through [`Arg`]: every field under catch,
 /// lists and strings bounded. `Fields::field` cannot fail, so a field that cannot be read is set
-/// aside and reported by [`JsFields::verdict`], before whatever the validator concluded without it.
+/// aside and reported by [`JsFields::verdict`].
 pub struct JsFields<'a> {
     obj: &'a JsValue,
     refused: Cell<Option<Error>>,
@@ -531,27 +431,29 @@ impl<'a> JsFields<'a> {
         }
     }
 
-    /// The validator's `result`, unless a field could not be read: then that field's error.
-    pub fn verdict<T, E: Into<Error>>(self, result: Result<T, E>) -> Result<T, Error> {
-        match self.refused.into_inner() {
-            Some(e) => Err(e),
-            None => result.map_err(Into::into),
-        }
+    /// The error of the first field that could not be read, if any: it comes before whatever the
+    /// validator concluded without it.
+    pub fn verdict(self) -> Result<(), Error> {
+        self.refused.into_inner().map_or(Ok(()), Err)
     }
 
-    fn read(&self, name: &str) -> Result<Value<'static>, Error> {
-        let field = Arg::new(self.obj.clone(), "").field_named(name, name.to_owned())?;
+    fn read(&self, name: &'static str) -> Result<Value<'static>, Error> {
+        let field = Arg::new(self.obj.clone(), name).field(name)?;
         match field.items()? {
-            Some(items) => Ok(Value::List(
-                items.iter().map(scalar).collect::<Result<_, _>>()?,
-            )),
+            Some(items) => {
+                let mut list = Vec::new();
+                for item in items {
+                    list.push(scalar(&Arg::new(item, field.name))?);
+                }
+                Ok(Value::List(list))
+            }
             None => scalar(&field),
         }
     }
 }
 
 impl Fields for JsFields<'_> {
-    fn field(&self, name: &str) -> Value<'_> {
+    fn field(&self, name: &'static str) -> Value<'_> {
         self.read(name).unwrap_or_else(|e| {
             let first = self.refused.take().unwrap_or(e);
             self.refused.set(Some(first));

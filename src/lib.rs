@@ -176,7 +176,7 @@ async fn call_op(
                 .collect::<Vec<_>>();
             if let Some(extra) = &extra_fields {
                 for (k, v) in Arg::new(extra.clone(), "extraFields").entries()? {
-                    if let Some(v) = text_of(&v)? {
+                    if let Some(v) = text_of(&Arg::new(v, "extraFields"))? {
                         query.push((k, v));
                     }
                 }
@@ -188,7 +188,7 @@ async fn call_op(
                 Some(extra) => {
                     let merged = js::shallow_copy(&request);
                     for (k, v) in Arg::new(extra.clone(), "extraFields").entries()? {
-                        js::set(&merged, &k, v.value());
+                        js::set(&merged, &k, &v);
                     }
                     Arg::new(merged.into(), "request").plain_json()?.0
                 }
@@ -207,7 +207,8 @@ async fn call_op(
 fn check_request(op: Op, request: &JsValue) -> Result<(), Error> {
     let fields = JsFields::new(request);
     let verdict = op.validate(&fields);
-    fields.verdict(verdict)?;
+    fields.verdict()?;
+    verdict?;
     for (key, _) in Arg::new(request.clone(), "request").entries()? {
         rules::check_known(op.endpoint().fields, &key)?;
     }

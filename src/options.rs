@@ -184,6 +184,7 @@ fn read_headers(v: &Arg) -> Result<Vec<(String, String)>, Error> {
     }
     let mut out = Vec::new();
     for (name, value) in v.entries()? {
+        let value = Arg::new(value, "headers");
         match value.text()? {
             Some(value) => out.push((name, value)),
             None if value.is_undefined() => {}
@@ -247,18 +248,15 @@ pub fn read_signal(s: &Arg) -> Result<Option<AbortSignal>, Error> {
     if s.is_absent() {
         return Ok(None);
     }
-    let refused = || {
-        s.invalid(
-            "type",
-            "`signal` must be an AbortSignal (from an AbortController, or AbortSignal.timeout())",
-        )
-    };
-    if !s.is_genuine("AbortSignal", "aborted") {
-        return Err(refused());
-    }
+    let refused = || s.invalid("type", "`signal` must be an AbortSignal");
     let class = get(&js_sys::global(), "AbortSignal");
     if !get(&class, "any").is_function() {
-        return Ok(Some(s.value().clone().unchecked_into()));
+        return s
+            .value()
+            .dyn_ref::<AbortSignal>()
+            .cloned()
+            .map(Some)
+            .ok_or_else(refused);
     }
     let list: js_sys::Array = std::iter::once(s.value().clone()).collect();
     match js::call_method(&class, "any", &[&list]) {

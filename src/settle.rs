@@ -21,7 +21,7 @@ use wasm_bindgen_futures::future_to_promise;
 extern "C" {
     fn settles(promise: Promise) -> Promise;
     // Takes `&str`s only: called while panicking or out of memory, it must not allocate.
-    fn panicked(message: &str, location: &str);
+    fn panicked(message: &str);
     #[wasm_bindgen(catch)]
     fn guard() -> Result<(), JsValue>;
 }
@@ -53,17 +53,15 @@ fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Pro
 }
 
 fn install_hook() {
-    std::panic::set_hook(Box::new(move |info| {
+    std::panic::set_hook(Box::new(|info| {
         let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("a panic");
-        match info.location() {
-            Some(at) => panicked(message, at.file()),
-            None => panicked(message, ""),
-        }
+        panicked(
+            payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic"),
+        );
     }));
 }
 
@@ -95,7 +93,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for ReportingAlloc<A> {
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 fn out_of_memory_if_null(ptr: *mut u8) -> *mut u8 {
     if ptr.is_null() {
-        panicked("out of memory", "");
+        panicked("out of memory");
     }
     ptr
 }

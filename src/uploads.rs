@@ -90,6 +90,7 @@ struct UploadOptions {
 }
 
 impl UploadOptions {
+    #[inline(never)]
     fn from_js(v: &Arg) -> Result<UploadOptions, Error> {
         let call = CallOptions::from_js(v)?;
         // Strings or nothing, checked by the protocol's rules (`check`) before anything is sent.
@@ -163,6 +164,7 @@ fn is_mime(s: &str) -> bool {
 
 /// Checks the request fields beside the payload with the protocol's rules. The payload itself
 /// (`file`, `base64Data`) is checked apart, so that megabytes of it are never copied into wasm.
+#[inline(never)]
 fn check(op: Op, request: &JsValue) -> Result<(), Error> {
     for rule in op
         .endpoint()
@@ -172,7 +174,8 @@ fn check(op: Op, request: &JsValue) -> Result<(), Error> {
     {
         let fields = JsFields::new(request);
         let verdict = rules::check_one(rule, &fields.field(rule.name));
-        fields.verdict(verdict)?;
+        fields.verdict()?;
+        verdict?;
     }
     Ok(())
 }
@@ -193,12 +196,13 @@ fn empty(field: &str) -> Error {
 
 async fn upload_file(inner: &Inner, file: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
-    // Through the platform's own `Blob.prototype` getters and methods, under catch: a Proxy of a
-    // Blob passes `instanceof` but its getters throw "Illegal invocation", and a subclass may
-    // override them.
+    // A Blob (or File), read only under catch: a Proxy of one passes `instanceof` but its getters
+    // may throw ("Illegal invocation"), and a subclass's may be anything.
     let blob = file.value();
-    let size = match blob_getter(blob, "size").map(|s| s.as_f64()) {
-        Ok(Some(size)) => size,
+    let size = match file.field("size") {
+        Ok(size) if blob.is_instance_of::<web_sys::Blob>() && size.number().is_some() => {
+            size.number().unwrap_or(0.0)
+        }
         _ => {
             return Err(file.invalid(
                 "type",
@@ -210,10 +214,11 @@ async fn upload_file(inner: &Inner, file: Arg, options: Arg) -> Result<JsValue, 
     if size == 0.0 {
         return Err(empty("file"));
     }
-    // Only a File has a name; a Blob's is `undefined`.
-    let own_name = js::class_getter(blob, "File", "name")
+    let own_name = file
+        .field("name")
+        .and_then(|n| n.text())
         .ok()
-        .and_then(|n| Arg::new(n, "file.name").text().ok().flatten())
+        .flatten()
         .filter(|n| !n.is_empty());
     match opts.method {
         Method::Stream => {
@@ -277,15 +282,10 @@ async fn upload_file(inner: &Inner, file: Arg, options: Arg) -> Result<JsValue, 
     }
 }
 
-/// `Blob.prototype[member]` of a (genuine) Blob, under catch.
-fn blob_getter(blob: &JsValue, member: &str) -> Result<JsValue, JsValue> {
-    js::class_getter(blob, "Blob", member)
-}
-
-/// The bytes of a (genuine) Blob, read with `Blob.prototype.arrayBuffer`.
+/// The bytes of a Blob (`arrayBuffer()`, under catch).
 async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
     let unreadable = |e| Error::invalid("file", "type", "the file could not be read").with_cause(e);
-    let promise = js::class_method(blob, "Blob", "arrayBuffer", &[])
+    let promise = js::call_method(blob, "arrayBuffer", &[])
         .and_then(|p| p.dyn_into::<Promise>())
         .map_err(unreadable)?;
     JsFuture::from(promise).await.map_err(unreadable)
@@ -293,9 +293,10 @@ async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
 
 /// The Blob's own type, else one sniffed from its first bytes (read from `bytes` when at hand).
 async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<String, Error> {
-    let own = blob_getter(blob, "type")
+    let own = Arg::new(get(blob, "type"), "file")
+        .text()
         .ok()
-        .and_then(|t| Arg::new(t, "file.type").text().ok().flatten())
+        .flatten()
         .unwrap_or_default();
     if is_mime(&own) {
         return Ok(own);
@@ -303,9 +304,8 @@ async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<String,
     let head = match bytes {
         Some(b) => b.subarray(0, SNIFF_BYTES.min(f64::from(b.length())) as u32),
         None => {
-            let slice = js::class_method(
+            let slice = js::call_method(
                 blob,
-                "Blob",
                 "slice",
                 &[&JsValue::from_f64(0.0), &JsValue::from_f64(SNIFF_BYTES)],
             )
@@ -500,7 +500,12 @@ async fn upload_from_url(inner: &Inner, file_url: Arg, options: Arg) -> Result<J
         }
     }
     check(Op::UploadFromUrl, &request)?;
-    let (json, _) = Arg::new(request.into(), "fileUrl").plain_json()?;
+    // Strings only (`check` ran): its JSON form exists.
+    let json = js::json_text(&request)
+        .ok()
+        .flatten()
+        .and_then(|j| j.as_string())
+        .unwrap_or_default();
     let data = inner
         .execute(Op::UploadFromUrl, Body::Json(json), &[], &opts.call)
         .await?;

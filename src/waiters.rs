@@ -64,17 +64,12 @@ impl WaitOptions {
         })
     }
 
-    /// Only the call's `signal`, for `wait: true` (the call's `timeoutMs` is per attempt, not the
-    /// wait's deadline).
+    /// The defaults, with only the call's `signal`, for `wait: true` (the call's `timeoutMs` is
+    /// per attempt, not the wait's deadline).
     fn signal_only(options: &Arg) -> Result<WaitOptions, Error> {
-        let signal = match options.is_object() {
-            true => read_signal(&options.field("signal")?)?,
-            false => None,
-        };
-        Ok(WaitOptions {
-            signal,
-            ..WaitOptions::from_js(&Arg::new(JsValue::UNDEFINED, "wait"))?
-        })
+        let mut opts = WaitOptions::from_js(&Arg::new(JsValue::UNDEFINED, "wait"))?;
+        opts.signal = read_signal(&options.field("signal")?)?;
+        Ok(opts)
     }
 }
 
@@ -441,7 +436,7 @@ pub fn wait_requested(
                 let mut opts = WaitOptions::from_js(&wait)?;
                 // The call's signal also cancels the wait, unless the wait has its own.
                 if opts.signal.is_none() {
-                    opts.signal = WaitOptions::signal_only(&options)?.signal;
+                    opts.signal = read_signal(&options.field("signal")?)?;
                 }
                 opts
             }

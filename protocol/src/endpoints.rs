@@ -888,7 +888,7 @@ fn check_modes(
 
 fn check_length(
     fields: &(impl Fields + ?Sized),
-    name: &str,
+    name: &'static str,
     max: usize,
     context: &str,
 ) -> Result<(), ValidationError> {
@@ -949,12 +949,12 @@ fn check_persona(
 /// Absent ends take their defaults (when the operation has them).
 fn check_window(
     fields: &(impl Fields + ?Sized),
-    (start_name, end_name): (&str, &str),
+    (start_name, end_name): (&'static str, &'static str),
     (start_default, end_default): (Option<f64>, Option<f64>),
     min: f64,
     max: f64,
 ) -> Result<(), ValidationError> {
-    let read = |name: &str, default: Option<f64>| match fields.field(name) {
+    let read = |name: &'static str, default: Option<f64>| match fields.field(name) {
         Value::Num(n) => Some(n),
         _ => default,
     };
@@ -990,13 +990,13 @@ fn check_window(
     Ok(())
 }
 
-fn flag(fields: &(impl Fields + ?Sized), name: &str) -> bool {
+fn flag(fields: &(impl Fields + ?Sized), name: &'static str) -> bool {
     fields.field(name) == Value::Bool(true)
 }
 
 fn require_all(
     fields: &(impl Fields + ?Sized),
-    names: &[&str],
+    names: &[&'static str],
     because: &str,
 ) -> Result<(), ValidationError> {
     for name in names {

@@ -28,9 +28,9 @@ export function settles(promise) {
 }
 
 /** Called by the panic hook (or the allocator, out of memory) just before the module stops. */
-export function panicked(message, location) {
+export function panicked(message) {
   stopped ??=
-    `tunesmith stopped after an internal error (${message}${location ? ` at ${location}` : ""}). ` +
+    `tunesmith stopped after an internal error (${message}). ` +
     "This is a bug in tunesmith: please report it. Nothing the client was doing will finish; " +
     "reload the page or restart the process to use it again";
   // Also where a developer looks first: the rejections may be caught and dropped.

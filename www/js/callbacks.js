@@ -18,7 +18,7 @@ let source = null;
 const companionList = () => (state.settings?.demoUrl ? `${state.settings.demoUrl}/callbacks` : null);
 
 /** How the client learns a task's states: pushed by the companion, or polled. */
-export const stateSource = () => (state.settings?.companionUrl ? "pushed" : "polled");
+const stateSource = () => (state.settings?.companionUrl ? "pushed" : "polled");
 
 /** The column's heading and the panel's note, in the words of the way the page runs. */
 export function describePanel() {

@@ -47,7 +47,7 @@ function control(op, f, kind, id) {
       return el("input", { ...common, type: "number", min: f.minimum ?? "", max: f.maximum ?? "", step: f.multipleOf ?? "any", value: start ?? "", inputMode: "decimal" });
     case "track":
       // The tracks of the song on show, by title and length (forms.js fills them in).
-      return el("select", { ...common, className: "track-choice" });
+      return el("select", common);
     case "textarea":
       return el("textarea", { ...common, rows: 3, value: start ?? "" });
     default:

@@ -167,7 +167,7 @@ export function showFieldError(error, { roots = [document], labels = {} } = {}, 
  * Shows every refusal of `errors` next to its field, the first one focused; the ones without a
  * place are shown as `showError` would. Returns how many were placed next to their field.
  */
-export function showFieldErrors(errors, where = {}) {
+function showFieldErrors(errors, where = {}) {
   const roots = where.roots ?? [document];
   const slotOf = (error) => find(roots, `[data-error-for="${CSS.escape(String(error.field ?? ""))}"]`);
   // In the order of the page, so that the first one focused is the first one read.

@@ -1,8 +1,9 @@
 // The studio (step 5): what a musician does with a song once it exists, one tool per module
 // (stems.js, midi.js, replace.js, karaoke.js, video.js, persona.js, sounds.js, mashup.js,
 // recovery.js). Shared here: the track the tools work on (one of the song on show), each tool's
-// fields built from the service's description like the operation forms, and the busy/error
-// handling every tool's button needs.
+// fields built from the service's description like the operation forms, the busy/error handling
+// every tool's button needs (every refusal at once, errors inside the tool), and a note beside a
+// tool when the chosen track is too short for it.
 import { $, el, fieldLabels, formatDuration } from "./dom.js";
 import { field } from "./fields.js";
 import { checkRequest } from "./check.js";
@@ -14,8 +15,8 @@ const picker = () => $("#studio-track");
 const sourceBox = () => $("#studio-source");
 
 /**
- * The track the tools work on: `{ taskId, audioId, track }`. The ids are empty when there is
- * none: the package's own ValidationError then names what is missing.
+ * The track the tools work on: `{ taskId, audioId, track }`. The ids are absent when there is
+ * none: a request without them is refused (at the picker) before anything is sent.
  */
 export function source() {
   const task = state.task;

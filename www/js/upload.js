@@ -33,7 +33,7 @@ function setProgress(fraction, text) {
 const FORMATS = "WAV, MP3, M4A, AAC, Ogg, FLAC, WebM or AIFF";
 
 /** The audio format the first bytes `b` open, or null: the bytes decide, not the name or type. */
-export function audioFormat(b) {
+function audioFormat(b) {
   const ascii = (at, s) => [...s].every((c, i) => b[at + i] === c.charCodeAt(0));
   if (ascii(0, "RIFF") && ascii(8, "WAVE")) return "WAV";
   if (ascii(0, "ID3")) return "MP3";

@@ -37,8 +37,9 @@ const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
 /// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm` + `tunesmith.js`) may
 /// weigh: `cargo xtask test` fails past it. The size on 2026-11-24 (67,550 B) plus 2 KB, so that
 /// growth is a decision; the goal is 48 KB + 2 KB (50_000), and this is lowered as the module
-/// shrinks towards it.
-pub const SIZE_BUDGET_GZIP_BYTES: u64 = 69_600;
+/// shrinks towards it. Raised by 400 B for the one checked path of callers' values (`js::Arg`:
+/// every read under catch and bounded) and the panic hook, which took 2.2 KB (69,960 B).
+pub const SIZE_BUDGET_GZIP_BYTES: u64 = 70_000;
 /// The size the package aims at, gzipped wasm + glue with every operation: `cargo xtask bench`.
 pub const SIZE_GOAL_GZIP_BYTES: u64 = 48_000;
 
