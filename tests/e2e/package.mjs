@@ -53,7 +53,7 @@ test("the tarball holds the package files and nothing else", async () => {
   assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 1, "exactly one .wasm");
   assert(pack.files.some((f) => f.startsWith("snippets/") && f.endsWith("errors.js")), "the errors snippet");
   // tunesmith/server, tunesmith/mcp and the CLI: one module per concern under their folders.
-  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/") && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^server\/types\/[\w-]+\.d\.ts$/.test(f));
+  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/") && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp)\/[\w-]+\.d\.ts$/.test(f));
   assert(stray.length === 0, `unexpected files: ${stray.join(", ")}`);
 });
 
