@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize, resolve } from "node:path";
+import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, test as nodeTest } from "node:test";
 import { promisify } from "node:util";
@@ -102,7 +102,8 @@ export async function emulator({ own = false, args = [] } = {}) {
  * The demo page as `cargo xtask demo` serves it: www/ and pkg/ copied into a fresh folder, served
  * by an emulator of our own (`--www`) with the given stage delay; with `companion`, the page talks
  * to the demo's own companion (xtask/src/demo-companion.mjs, which holds the key) as it does under
- * `cargo xtask demo`. Stopped by `stop()`; `companionLog()` is what the companion printed.
+ * `cargo xtask demo`. Stopped by `stop()`; `companionLog()` is what the companion printed, and
+ * `restartCompanion()` restarts it on the same port and store.
  */
 export async function demoSite({ stageDelayMs = 2500, args = [], companion = false } = {}) {
   const site = await mkdtemp(join(tmpdir(), "tunesmith-demo-site-"));
@@ -111,21 +112,43 @@ export async function demoSite({ stageDelayMs = 2500, args = [], companion = fal
   const emu = await emulator({ own: true, args: ["--www", site, "--stage-delay-ms", String(stageDelayMs), ...args] });
   if (!companion) return { ...emu, site };
   const port = await freePort();
-  const child = spawn("node", [join(ROOT, "xtask", "src", "demo-companion.mjs")], {
-    env: {
-      ...process.env,
-      TUNESMITH_PKG: PKG,
-      COMPANION_PORT: String(port),
-      COMPANION_API_KEY: emu.key,
-      COMPANION_MUSIC_URL: emu.music,
-      COMPANION_UPLOAD_URL: emu.upload,
-      COMPANION_PAGE_ORIGINS: emu.music,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env = {
+    ...process.env,
+    TUNESMITH_PKG: PKG,
+    COMPANION_PORT: String(port),
+    COMPANION_API_KEY: emu.key,
+    COMPANION_MUSIC_URL: emu.music,
+    COMPANION_UPLOAD_URL: emu.upload,
+    COMPANION_PAGE_ORIGINS: emu.music,
+    // The test's own (outside the served site): never the state of the user's `cargo xtask demo`.
+    COMPANION_STORE_FILE: join(site, "..", `${basename(site)}-companion.json`),
+  };
   const output = [];
+  let running = await demoCompanion(env, output);
+  const demoUrl = `http://127.0.0.1:${port}/demo`;
+  // What `cargo xtask demo` writes beside the page.
+  await writeFile(join(site, "companion.json"), JSON.stringify({ companionUrl: running.url, demoUrl }));
+  process.on("exit", () => running.child.exitCode === null && running.child.kill("SIGKILL"));
+  return {
+    ...emu, site, companionUrl: running.url, demoUrl, companionLog: () => output.join(""),
+    /** Stops the companion as Ctrl-C does, and starts it again on the same port and store. */
+    restartCompanion: async () => {
+      await running.stop();
+      running = await demoCompanion(env, output);
+    },
+    stop: async () => {
+      await running.stop();
+      await emu.stop();
+    },
+  };
+}
+
+/** The demo's companion (xtask/src/demo-companion.mjs) once it printed its ready line. */
+async function demoCompanion(env, output) {
+  const child = spawn("node", [join(ROOT, "xtask", "src", "demo-companion.mjs")], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stderr.on("data", (chunk) => output.push(String(chunk)));
-  const companionUrl = await new Promise((resolve, reject) => {
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`the demo's companion did not start in 30 s: ${output.join("")}`)), 30000);
     child.stdout.on("data", (chunk) => {
@@ -138,17 +161,12 @@ export async function demoSite({ stageDelayMs = 2500, args = [], companion = fal
     });
     child.on("exit", (code) => reject(new Error(`the demo's companion exited (${code}): ${output.join("")}`)));
   });
-  const demoUrl = `http://127.0.0.1:${port}/demo`;
-  // What `cargo xtask demo` writes beside the page.
-  await writeFile(join(site, "companion.json"), JSON.stringify({ companionUrl, demoUrl }));
-  process.on("exit", () => child.exitCode === null && child.kill("SIGKILL"));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
   const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-    await emu.stop();
+    if (child.exitCode === null) child.kill("SIGINT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
   };
-  return { ...emu, site, companionUrl, demoUrl, companionLog: () => output.join(""), stop };
+  return { child, url, stop };
 }
 
 /** A free loopback port. */

@@ -2,7 +2,8 @@
 // the page holds none), in headless Chromium: Settings neither drops the companion nor offers a key;
 // "Simulate a service answer" and "Top up" work through it; "Callbacks received" lists what the
 // companion received and pushed, and the states are labelled pushed; one event stream per task,
-// never dropped and reopened between stages; a session the companion refuses reads as such.
+// never dropped and reopened between stages; a session the companion refuses reads as such; after
+// the companion restarts, the user's tasks are still theirs.
 // Screenshots go to target/e2e-screenshots/companion-*.png.
 import { createServer } from "node:http";
 import { mkdir } from "node:fs/promises";
@@ -164,6 +165,24 @@ test("a session the companion refuses reads as a session problem, not a key prob
   // The browser reports the refused requests this test asked for; nothing else may appear.
   const mine = consoleErrors.splice(errorsBefore).filter((e) => !/status of 401/.test(e));
   consoleErrors.push(...mine);
+});
+
+test("after the demo's companion restarts, Your tasks are still this user's and open", async () => {
+  const errorsBefore = consoleErrors.length;
+  await emu.restartCompanion();
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  // While the companion was down, the page's open stream and reads were refused; nothing else.
+  const mine = consoleErrors.splice(errorsBefore).filter((e) => !/ERR_CONNECTION_REFUSED/.test(e));
+  consoleErrors.push(...mine);
+  await page.waitForSelector("#conn[data-state=ok]", { timeout: 15000 });
+  await page.click(`#history li[data-id="${taskId}"] button`);
+  await page.waitForFunction((id) => document.querySelector("#task-id").textContent === id
+    && document.querySelector("#timeline li[data-stage=complete]").dataset.state === "done"
+    || document.querySelector(".alert"), taskId, { timeout: 20000 });
+  const alert = await page.$(".alert");
+  assert(!alert, `reopening after a restart: ${alert && (await alert.innerText())}`);
+  assert((await page.$$(".track")).length === 2, "both tracks shown");
 });
 
 test("the key is in no request, page or storage of the page", async () => {

@@ -121,22 +121,14 @@ async function demoRoute(request, path) {
   return answer(request, 404, { code: 404, msg: "not a route of the demo" });
 }
 
-/** Headers the page's client reads (a request id in an upload's error, the wait a busy answer asks). */
-const PAGE_READS = ["retry-after", "retry-after-ms", "x-request-id"];
-
 async function handle(request) {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith("/demo/")) return demoRoute(request, pathname);
   if (request.method === "POST" && pathname.startsWith(`${PREFIX}/callbacks/`)) return callback(request);
-  const response = await companion(request);
-  if (response.headers.has("access-control-allow-origin")) {
-    const exposed = (response.headers.get("access-control-expose-headers") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
-    response.headers.set("access-control-expose-headers", [...new Set([...exposed, ...PAGE_READS])].join(", "));
-  }
-  return response;
+  return companion(request);
 }
 
-const listener = createServer(toNodeListener(handle));
+const listener = createServer(toNodeListener(handle, { origin: publicUrl }));
 listener.listen(port, "127.0.0.1");
 await once(listener, "listening");
 // Stopped, it writes what its store has not yet written.
