@@ -302,7 +302,7 @@ goals.peakRssMb = goal(Number(peakRss.toFixed(1)), 256);
   seen.push(await answer.text());
   await c.kill();
   seen.push(c.output.join(""));
-  figures.idsBeforeAfterRestart = `${idsBefore.join(",")} | ${idsAfter.join(",")}`;
+  figures.idsBeforeAfterRestart = `${idsBefore.join(",")} then ${idsAfter.join(",")}`;
   goals.eventsMissedAfterRestart = goal(3 - idsAfter.length, 0);
   goals.forgottenTaskAnswered410 = goal(answer.status === 410 ? 1 : 0, 1, (v, t) => v === t);
 }
