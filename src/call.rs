@@ -127,7 +127,7 @@ impl Inner {
                 (_, Some(kind)) => RetryFailure::Api(kind),
                 _ => RetryFailure::Api(ErrorKind::Server),
             };
-            error.retryable = retry::is_retryable(endpoint.creates_task, failure);
+            error.retryable = retry::is_retryable(endpoint.creates_task(), failure);
             error.attempts = attempt;
             if !error.retryable
                 || attempt > max_retries
@@ -232,7 +232,7 @@ fn answers_as_promised(answer: Answer, data: &JsValue) -> bool {
 /// Reads `{code, msg, data}` (and the upload host's `success`), whatever the HTTP status.
 fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
-    let family = endpoint.family;
+    let family = endpoint.codes;
     let code = get_f64(&reply.body, "code").map(|c| c as i64);
     let msg = get_string(&reply.body, "msg").unwrap_or_default();
     let success = get(&reply.body, "success").as_bool();

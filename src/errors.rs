@@ -1,7 +1,7 @@
 //! The client's errors in Rust, and their conversion into the JavaScript classes of `js/errors.js`.
 
 use js_sys::{Object, Reflect};
-use tunesmith_protocol::codes::{self, ErrorKind, Family};
+use tunesmith_protocol::codes::{self, CodeTable, ErrorKind};
 use tunesmith_protocol::ValidationError;
 use wasm_bindgen::prelude::*;
 
@@ -99,9 +99,15 @@ impl Error {
     }
 
     /// The service answered `code` on an endpoint of `family`.
-    pub fn api(family: Family, operation: &str, code: i64, service_msg: &str, status: u16) -> Self {
-        let kind = codes::classify(family, code).unwrap_or(ErrorKind::Server);
-        let meaning = codes::meaning(family, code);
+    pub fn api(
+        table: CodeTable,
+        operation: &str,
+        code: i64,
+        service_msg: &str,
+        status: u16,
+    ) -> Self {
+        let kind = codes::classify(table, code).unwrap_or(ErrorKind::Server);
+        let meaning = codes::meaning(table, code);
         let detail = if service_msg.is_empty() || service_msg == meaning {
             String::new()
         } else {

@@ -31,7 +31,7 @@ pub fn output(op: Op, data: JsValue) -> JsValue {
             );
             out.into()
         }
-        _ if op.endpoint().creates_task => {
+        _ if op.endpoint().creates_task() => {
             if let Some(id) = data.as_string() {
                 let out = Object::new();
                 set(&out, "taskId", &JsValue::from_str(&id));

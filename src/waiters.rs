@@ -14,7 +14,8 @@ use std::rc::Rc;
 use tunesmith_protocol::codes::ErrorKind;
 use tunesmith_protocol::schedule::{PollSchedule, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::state::{Stage, TaskState};
-use tunesmith_protocol::waiter::{Next, Outcome, TaskKind, Waiter};
+use tunesmith_protocol::waiter::{Next, Outcome, Waiter};
+use tunesmith_protocol::{Observed, TaskFamily};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -111,7 +112,7 @@ struct Poll {
 }
 
 impl Poll {
-    fn new(inner: Rc<Inner>, kind: TaskKind, task_id: String, opts: &WaitOptions) -> Poll {
+    fn new(inner: Rc<Inner>, kind: TaskFamily, task_id: String, opts: &WaitOptions) -> Poll {
         Poll {
             inner,
             task_id,
@@ -129,14 +130,14 @@ impl Poll {
     }
 
     fn aborted(&self) -> Error {
-        let mut e = Error::aborted(self.waiter.kind().waiter_name());
+        let mut e = Error::aborted(self.waiter.family().waiter_name());
         e.attempts = self.waiter.queries();
         e
     }
 
     /// Queries (and sleeps) until there is a record to report or the wait is over.
     async fn advance(&mut self) -> Result<Update, Error> {
-        let kind = self.waiter.kind();
+        let kind = self.waiter.family();
         let op = kind.query();
         loop {
             if let Some(ms) = self.sleep_ms.take() {
@@ -175,7 +176,7 @@ impl Poll {
                     let record = normalize::output(op, data);
                     let (state, stage) = observed(&record);
                     self.last_state = state.as_str();
-                    (Outcome::Record { state, stage }, record)
+                    (Outcome::Record(Observed { state, stage }), record)
                 }
                 Err(e) if e.class == Class::Abort => {
                     return Err(self.aborted().with_cause(e.into_js()))
@@ -219,7 +220,7 @@ impl Poll {
     }
 
     fn timed_out(&mut self) -> Error {
-        let kind = self.waiter.kind();
+        let kind = self.waiter.family();
         let mut e = Error::new(
             Class::Timeout,
             format!(
@@ -257,7 +258,7 @@ fn observed(record: &JsValue) -> (TaskState, Stage) {
     (state, stage)
 }
 
-fn task_failed(kind: TaskKind, task_id: &str, record: JsValue) -> Error {
+fn task_failed(kind: TaskFamily, task_id: &str, record: JsValue) -> Error {
     let status = get(&record, kind.status_field());
     let status_text = status
         .as_string()
@@ -295,7 +296,7 @@ fn null_if_undefined(v: JsValue) -> JsValue {
 /// record. Rejects with what the user's `onProgress` threw, unchanged.
 pub async fn wait_for(
     inner: Rc<Inner>,
-    kind: TaskKind,
+    kind: TaskFamily,
     task_id: String,
     opts: WaitOptions,
 ) -> Result<JsValue, JsValue> {
@@ -317,7 +318,7 @@ pub async fn wait_for(
 #[inline(never)]
 fn waiter_promise(
     client: &Client,
-    kind: TaskKind,
+    kind: TaskFamily,
     task_id: JsValue,
     options: Option<JsValue>,
 ) -> Promise {
@@ -365,7 +366,7 @@ fn watch(inner: Rc<Inner>, task_id: String, opts: &WaitOptions) -> Result<JsValu
     };
     let poll = Rc::new(RefCell::new(Some(Poll::new(
         inner,
-        TaskKind::Music,
+        TaskFamily::Music,
         task_id,
         &own,
     ))));
@@ -446,7 +447,7 @@ pub fn wait_requested(
                 "`wait` must be true or the waiter options { timeoutMs, onProgress, signal, ... }",
             )),
         };
-    if TaskKind::created_by(op).is_none() {
+    if op.creates().is_none() {
         return Err(Error::invalid(
             "wait",
             "type",
@@ -466,7 +467,8 @@ pub async fn wait_after_create(
     created: JsValue,
     opts: WaitOptions,
 ) -> Result<JsValue, JsValue> {
-    let kind = TaskKind::created_by(op)
+    let kind = op
+        .creates()
         .ok_or_else(|| Error::configuration("not a task-creating method").into_js())?;
     let task_id = task_id_of(&created).map_err(Error::into_js)?;
     wait_for(inner, kind, task_id, opts).await
@@ -477,61 +479,61 @@ impl Client {
     /// Waits for a music task (generate, extend, covers and extensions of uploads, add-*) to end.
     #[wasm_bindgen(js_name = waitForTask, skip_typescript)]
     pub fn wait_for_task(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Music, task_id, options)
+        waiter_promise(self, TaskFamily::Music, task_id, options)
     }
 
     /// Waits for a cover task to end.
     #[wasm_bindgen(js_name = waitForCover, skip_typescript)]
     pub fn wait_for_cover(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Cover, task_id, options)
+        waiter_promise(self, TaskFamily::Cover, task_id, options)
     }
 
     /// Waits for a WAV conversion to end.
     #[wasm_bindgen(js_name = waitForWav, skip_typescript)]
     pub fn wait_for_wav(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Wav, task_id, options)
+        waiter_promise(self, TaskFamily::Wav, task_id, options)
     }
 
     /// Waits for a lyrics task to end.
     #[wasm_bindgen(js_name = waitForLyrics, skip_typescript)]
     pub fn wait_for_lyrics(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Lyrics, task_id, options)
+        waiter_promise(self, TaskFamily::Lyrics, task_id, options)
     }
 
     /// Waits for a vocal separation to end.
     #[wasm_bindgen(js_name = waitForVocalSeparation, skip_typescript)]
     pub fn wait_for_vocal_separation(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::VocalSeparation, task_id, options)
+        waiter_promise(self, TaskFamily::VocalSeparation, task_id, options)
     }
 
     /// Waits for a music video to end.
     #[wasm_bindgen(js_name = waitForVideo, skip_typescript)]
     pub fn wait_for_video(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Video, task_id, options)
+        waiter_promise(self, TaskFamily::Video, task_id, options)
     }
 
     /// Waits for a MIDI task to end.
     #[wasm_bindgen(js_name = waitForMidi, skip_typescript)]
     pub fn wait_for_midi(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Midi, task_id, options)
+        waiter_promise(self, TaskFamily::Midi, task_id, options)
     }
 
     /// Waits for an audio recovery to end.
     #[wasm_bindgen(js_name = waitForRecovery, skip_typescript)]
     pub fn wait_for_recovery(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Recovery, task_id, options)
+        waiter_promise(self, TaskFamily::Recovery, task_id, options)
     }
 
     /// Waits for a voice validation's phrase.
     #[wasm_bindgen(js_name = waitForVoiceValidation, skip_typescript)]
     pub fn wait_for_voice_validation(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::VoiceValidation, task_id, options)
+        waiter_promise(self, TaskFamily::VoiceValidation, task_id, options)
     }
 
     /// Waits for a custom voice to be made.
     #[wasm_bindgen(js_name = waitForVoice, skip_typescript)]
     pub fn wait_for_voice(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
-        waiter_promise(self, TaskKind::Voice, task_id, options)
+        waiter_promise(self, TaskFamily::Voice, task_id, options)
     }
 
     /// The states of a music task as an async iterator, ending at the final one.

@@ -6,7 +6,7 @@ mod common;
 
 use common::{Emu, KEY};
 use serde_json::{json, Value};
-use tunesmith_protocol::{Family, Host, Method, Op};
+use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 fn url(emu: &Emu, op: Op) -> String {
     let base = if op.endpoint().host == Host::Upload {
@@ -432,7 +432,7 @@ async fn fault_rate_one_fails_every_api_call_with_a_retryable_code() {
         let code = res.json::<Value>().await.unwrap()["code"].as_i64().unwrap();
         assert!([405, 430, 455, 500].contains(&code), "{code}");
         assert_eq!(has_retry, code != 500);
-        assert!(tunesmith_protocol::codes::classify(Family::Music, code).is_some());
+        assert!(tunesmith_protocol::codes::classify(CodeTable::Music, code).is_some());
     }
     emu.generate_expect_fault().await;
 }

@@ -8,7 +8,7 @@ use common::{Emu, KEY};
 use serde_json::{json, Map, Value};
 use tunesmith_protocol::endpoints::MAX_LYRICS_V6;
 use tunesmith_protocol::rules::{FieldRule, Kind, Range};
-use tunesmith_protocol::{Family, Host, Method, Op};
+use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 const TAG: &str = "validation";
 
@@ -153,10 +153,10 @@ async fn send(emu: &Emu, op: Op, body: &Map<String, Value>) -> (i64, String) {
     )
 }
 
-fn expected(family: Family, too_long: bool) -> i64 {
-    match family {
-        Family::Cover => 422,
-        Family::Music if too_long => 413,
+fn expected(table: CodeTable, too_long: bool) -> i64 {
+    match table {
+        CodeTable::Cover => 422,
+        CodeTable::Music if too_long => 413,
         _ => 400,
     }
 }
@@ -178,7 +178,7 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
                 let (code, msg) = send(&emu, op, &body).await;
                 assert_eq!(
                     code,
-                    expected(e.family, false),
+                    expected(e.codes, false),
                     "{} without {}: {msg}",
                     e.name,
                     rule.name
@@ -195,7 +195,7 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
                 let (code, msg) = send(&emu, op, &body).await;
                 assert_eq!(
                     code,
-                    expected(e.family, too_long),
+                    expected(e.codes, too_long),
                     "{}.{} = {value}: {msg}",
                     e.name,
                     rule.name

@@ -8,7 +8,9 @@
 pub mod callback;
 pub mod codes;
 pub mod endpoints;
+pub mod family;
 pub mod num;
+pub mod op;
 pub mod pricing;
 pub mod retry;
 pub mod rules;
@@ -22,10 +24,12 @@ pub mod upload;
 pub mod waiter;
 pub mod wire;
 
-pub use codes::{ErrorKind, Family};
-pub use endpoints::{Endpoint, Host, Method, Op};
+pub use codes::{ClientErrorKind, CodeTable, ErrorKind};
+pub use endpoints::{Endpoint, Host, Method};
+pub use family::TaskFamily;
+pub use op::Op;
 pub use rules::{Fields, RuleKind, ValidationError, Value};
-pub use state::{Stage, TaskState};
+pub use state::{Observed, Stage, Status, TaskState};
 
 /// Documentation text, kept only with the `docs` feature (code generation, the emulator's OpenAPI
 /// document): the wasm client leaves it out, which saves kilobytes of strings it never shows.

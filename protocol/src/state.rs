@@ -80,6 +80,22 @@ impl Stage {
     }
 }
 
+/// What a status record says once read: its normalized state and, for music tasks, its stage
+/// (`Stage::Pending` for the other families).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observed {
+    pub state: TaskState,
+    pub stage: Stage,
+}
+
+/// A record's own status field as it came: a word, a number, or nothing yet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Status<'a> {
+    Word(&'a str),
+    Number(f64),
+    Absent,
+}
+
 /// Music and lyrics tasks: the string `status` of record-info. Unknown values are taken as still running.
 pub fn from_status(status: &str) -> (TaskState, Stage) {
     match status {

@@ -41,18 +41,18 @@ pub(super) fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let mut error = match (code, raw) {
         (Some(200), Some(raw)) if success != Some(false) => return Ok(raw.data),
         (Some(code), _) => Error::api(
-            endpoint.family,
+            endpoint.codes,
             endpoint.name,
             Some(code),
             &msg,
             reply.status,
         ),
         (None, _) if (200..300).contains(&reply.status) => {
-            Error::api(endpoint.family, endpoint.name, None, &msg, reply.status)
+            Error::api(endpoint.codes, endpoint.name, None, &msg, reply.status)
         }
         // No envelope: an HTTP error from a proxy or the upload host; its status stands in for the code.
         (None, _) => Error::api(
-            endpoint.family,
+            endpoint.codes,
             endpoint.name,
             Some(i64::from(reply.status)),
             &msg,

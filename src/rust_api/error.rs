@@ -1,7 +1,7 @@
 //! Every failure of the Rust API in one enum, and the one function that reads an answer into it.
 
 use std::fmt;
-use tunesmith_protocol::codes::{self, ErrorKind, Family};
+use tunesmith_protocol::codes::{self, CodeTable, ErrorKind};
 use tunesmith_protocol::rules::RuleKind;
 use tunesmith_protocol::ValidationError;
 
@@ -154,16 +154,16 @@ impl Error {
     /// The service answered `code` (HTTP `status`) on an endpoint of `family`. `code` is `None`
     /// for a 2xx answer without an envelope code.
     pub(super) fn api(
-        family: Family,
+        table: CodeTable,
         operation: &str,
         code: Option<i64>,
         service_msg: &str,
         status: u16,
     ) -> Error {
         let number = code.unwrap_or(500);
-        let kind = codes::classify(family, number).unwrap_or(ErrorKind::Server);
+        let kind = codes::classify(table, number).unwrap_or(ErrorKind::Server);
         let meaning = match code {
-            Some(c) => codes::meaning(family, c),
+            Some(c) => codes::meaning(table, c),
             None => "the answer had no envelope code",
         };
         let detail = if service_msg.is_empty() || service_msg == meaning {

@@ -65,6 +65,6 @@ pub use error::Error;
 pub use tunesmith_protocol::codes::ErrorKind;
 pub use tunesmith_protocol::rules::RuleKind;
 pub use tunesmith_protocol::state::{Stage, TaskState};
-pub use tunesmith_protocol::waiter::TaskKind;
 pub use tunesmith_protocol::wire::*;
+pub use tunesmith_protocol::TaskFamily;
 pub use waiters::{TaskRecord, WaitOptions};

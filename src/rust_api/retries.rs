@@ -61,7 +61,7 @@ impl Client {
             };
             let may_retry = error
                 .retry_failure()
-                .is_some_and(|f| retry::is_retryable(endpoint.creates_task, f));
+                .is_some_and(|f| retry::is_retryable(endpoint.creates_task(), f));
             let error = error.after_attempts(attempt, may_retry);
             let retry_after_ms = error.retry_after_ms();
             if !may_retry

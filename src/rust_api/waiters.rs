@@ -11,7 +11,8 @@ use tunesmith_protocol::codes::ErrorKind;
 use tunesmith_protocol::rules::RuleKind;
 use tunesmith_protocol::schedule::{PollSchedule, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::state::{self, Stage, TaskState};
-use tunesmith_protocol::waiter::{Next, Outcome, TaskKind, Waiter};
+use tunesmith_protocol::waiter::{Next, Outcome, Waiter};
+use tunesmith_protocol::{Observed, TaskFamily};
 use tunesmith_protocol::wire::{
     CoverRecord, LyricsRecord, MidiRecord, MusicRecord, RecoveryEnvelope, VideoRecord, VocalRecord,
     VoiceRecord, VoiceValidationRecord, WavRecord,
@@ -40,7 +41,7 @@ impl Default for WaitOptions {
 /// The status record of a task family: how its own status encoding reads as a [`TaskState`].
 pub trait TaskRecord: DeserializeOwned {
     /// The family, hence the status query the waiter sends.
-    const KIND: TaskKind;
+    const KIND: TaskFamily;
     /// The family's own status, as the service wrote it.
     fn status(&self) -> String;
     /// The normalized state and, for music tasks, the stage (`Stage::Pending` for the others).
@@ -54,7 +55,7 @@ pub trait TaskRecord: DeserializeOwned {
 }
 
 impl TaskRecord for MusicRecord {
-    const KIND: TaskKind = TaskKind::Music;
+    const KIND: TaskFamily = TaskFamily::Music;
     fn status(&self) -> String {
         self.status.clone()
     }
@@ -70,7 +71,7 @@ impl TaskRecord for MusicRecord {
 }
 
 impl TaskRecord for LyricsRecord {
-    const KIND: TaskKind = TaskKind::Lyrics;
+    const KIND: TaskFamily = TaskFamily::Lyrics;
     fn status(&self) -> String {
         self.status.clone()
     }
@@ -86,7 +87,7 @@ impl TaskRecord for LyricsRecord {
 }
 
 impl TaskRecord for CoverRecord {
-    const KIND: TaskKind = TaskKind::Cover;
+    const KIND: TaskFamily = TaskFamily::Cover;
     fn status(&self) -> String {
         self.success_flag.to_string()
     }
@@ -105,7 +106,7 @@ impl TaskRecord for CoverRecord {
 macro_rules! string_flag_record {
     ($($record:ty => $kind:expr),* $(,)?) => {$(
         impl TaskRecord for $record {
-            const KIND: TaskKind = $kind;
+            const KIND: TaskFamily = $kind;
             fn status(&self) -> String {
                 self.success_flag.clone()
             }
@@ -123,13 +124,13 @@ macro_rules! string_flag_record {
 }
 
 string_flag_record! {
-    WavRecord => TaskKind::Wav,
-    VocalRecord => TaskKind::VocalSeparation,
-    VideoRecord => TaskKind::Video,
+    WavRecord => TaskFamily::Wav,
+    VocalRecord => TaskFamily::VocalSeparation,
+    VideoRecord => TaskFamily::Video,
 }
 
 impl TaskRecord for MidiRecord {
-    const KIND: TaskKind = TaskKind::Midi;
+    const KIND: TaskFamily = TaskFamily::Midi;
     fn status(&self) -> String {
         self.success_flag.to_string()
     }
@@ -147,7 +148,7 @@ impl TaskRecord for MidiRecord {
 }
 
 impl TaskRecord for RecoveryEnvelope {
-    const KIND: TaskKind = TaskKind::Recovery;
+    const KIND: TaskFamily = TaskFamily::Recovery;
     fn status(&self) -> String {
         self.code.to_string()
     }
@@ -168,7 +169,7 @@ impl TaskRecord for RecoveryEnvelope {
 macro_rules! voice_record {
     ($($record:ty => $kind:expr),* $(,)?) => {$(
         impl TaskRecord for $record {
-            const KIND: TaskKind = $kind;
+            const KIND: TaskFamily = $kind;
             fn status(&self) -> String {
                 self.status.clone()
             }
@@ -186,8 +187,8 @@ macro_rules! voice_record {
 }
 
 voice_record! {
-    VoiceValidationRecord => TaskKind::VoiceValidation,
-    VoiceRecord => TaskKind::Voice,
+    VoiceValidationRecord => TaskFamily::VoiceValidation,
+    VoiceRecord => TaskFamily::Voice,
 }
 
 impl Client {
@@ -240,7 +241,7 @@ impl Client {
                 Ok(record) => {
                     let (state, stage) = record.observed();
                     last_state = state.as_str();
-                    (Outcome::Record { state, stage }, Some(record))
+                    (Outcome::Record(Observed { state, stage }), Some(record))
                 }
                 Err(e) if e.retryable() => {
                     let outcome = Outcome::Transient {
@@ -395,7 +396,7 @@ fn timed_out(
         attempts: waiter.queries(),
         message: format!(
             "{} task {task_id} did not finish within {} ms ({} queries; last state: {last_state}){cause}",
-            waiter.kind().as_str(),
+            waiter.family().as_str(),
             waiter.timeout_ms(),
             waiter.queries(),
         ),

@@ -2,9 +2,9 @@
 //! forward, from the endpoint table. A table in JS costs the wasm module nothing.
 
 use super::header;
-use tunesmith_protocol::endpoints::{Host, Method, CALLBACK_FIELDS, TASK_ID_FIELDS};
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::endpoints::{Host, Method, TASK_ID_FIELDS};
 use tunesmith_protocol::Op;
+use tunesmith_protocol::TaskFamily;
 
 pub fn server_routes() -> String {
     let mut out = header("//");
@@ -24,14 +24,13 @@ pub fn server_routes() -> String {
             Host::Music => "music",
             Host::Upload => "upload",
         };
-        let family = TaskKind::created_by(op)
-            .or_else(|| TaskKind::ALL.into_iter().find(|k| k.query() == op))
-            .map_or("null".to_owned(), |k| format!("\"{}\"", k.as_str()));
+        let family = op
+            .creates()
+            .or_else(|| TaskFamily::queried_by(op))
+            .map_or("null".to_owned(), |f| format!("\"{}\"", f.as_str()));
         let callback = e
-            .fields
-            .iter()
-            .find(|f| CALLBACK_FIELDS.contains(&f.name))
-            .map_or("null".to_owned(), |f| format!("\"{}\"", f.name));
+            .callback_field()
+            .map_or("null".to_owned(), |f| format!("\"{f}\""));
         let task_ids: Vec<String> = e
             .fields
             .iter()
@@ -40,11 +39,11 @@ pub fn server_routes() -> String {
             .collect();
         out.push_str(&format!(
             "  {{ operation: \"{}\", host: \"{host}\", method: \"{method}\", path: \"{}\", creates: {}, family: {family}, callback: {callback}, taskIds: [{}] }},\n",
-            e.name, e.path, e.creates_task, task_ids.join(", ")
+            e.name, e.path, e.creates_task(), task_ids.join(", ")
         ));
     }
     out.push_str("];\n\n// The waiter of each task family.\nexport const WAITERS = {\n");
-    for kind in TaskKind::ALL {
+    for kind in TaskFamily::ALL {
         out.push_str(&format!(
             "  {}: \"{}\",\n",
             kind.as_str(),

@@ -108,7 +108,7 @@ fn the_companion_knows_every_route_and_which_ones_create_and_query_tasks() {
             .unwrap_or_else(|| panic!("{} has no route", e.name));
         assert!(line.contains(&format!("path: \"{}\"", e.path)), "{line}");
         assert!(
-            line.contains(&format!("creates: {}", e.creates_task)),
+            line.contains(&format!("creates: {}", e.creates_task())),
             "{line}"
         );
     }
