@@ -7,6 +7,7 @@
 
 pub mod callback;
 pub mod codes;
+mod docs;
 pub mod endpoints;
 pub mod family;
 pub mod num;
@@ -25,18 +26,9 @@ pub mod waiter;
 pub mod wire;
 
 pub use codes::{ClientErrorKind, CodeTable, ErrorKind};
+pub(crate) use docs::docs;
 pub use endpoints::{Endpoint, Host, Method};
 pub use family::TaskFamily;
 pub use op::Op;
 pub use rules::{Fields, RuleKind, ValidationError, Value};
 pub use state::{Observed, Stage, Status, TaskState};
-
-/// Documentation text, kept only with the `docs` feature (code generation, the emulator's OpenAPI
-/// document): the wasm client leaves it out, which saves kilobytes of strings it never shows.
-pub(crate) const fn docs(text: &'static str) -> &'static str {
-    if cfg!(feature = "docs") {
-        text
-    } else {
-        ""
-    }
-}

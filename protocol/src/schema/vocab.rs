@@ -1,7 +1,7 @@
 //! The service's and the client's vocabularies: models, genders, states, stages, families, error
 //! kinds. Request rules (`endpoints.rs`) take their allowed values from here.
 
-use super::Vocab;
+use super::shape::Vocab;
 use crate::codes::ClientErrorKind;
 use crate::docs;
 
