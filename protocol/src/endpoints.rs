@@ -1,9 +1,10 @@
 //! Every operation of the service, one row each: method, host, path, code table, what it answers
-//! (the task family it starts, or the record it returns), its request type, price and the rules
-//! of its request. One table on purpose (over 400 lines): a reader compares operations row by
+//! (the task family it starts, or the least its answer holds) and the rules of its request. One
+//! table on purpose (over 400 lines): a reader compares operations row by
 //! row, and the code generator, the validators and `/openapi.json` all read it. What a row cannot
-//! hold (rules that tie fields together) is a match on `Op` with no wildcard arm, so that a new
-//! operation that forgets one does not compile.
+//! hold (rules that tie fields together), or what the wasm client must not carry (type names,
+//! prices, the records' declarations), is a match on `Op` with no wildcard arm, so that a new operation that
+//! forgets one does not compile.
 
 use crate::codes::CodeTable;
 use crate::family::TaskFamily;
@@ -33,11 +34,30 @@ pub enum Answer {
     Number,
     /// An object (not an array, not null).
     Object,
-    /// An object with a non-empty string at this key.
-    Record(&'static str),
+    /// An object with a non-empty string in this field.
+    Record(Key),
     /// Nothing in `data`: the envelope itself answers (recovery's `{code, msg, task_id, data}`,
     /// whose `data` is null while the task runs).
     Envelope,
+}
+
+/// The field a record must hold for a caller to go on: what names it, or where its file is. An
+/// enum rather than the field's name, so that a row of the table stays a few bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    TaskId,
+    PersonaId,
+    DownloadUrl,
+}
+
+impl Key {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Key::TaskId => "taskId",
+            Key::PersonaId => "personaId",
+            Key::DownloadUrl => "downloadUrl",
+        }
+    }
 }
 
 impl Answer {
@@ -69,8 +89,10 @@ impl Answer {
 pub enum Returns {
     /// It starts (and charges for) a task of this family, and answers the task's id.
     TaskId(TaskFamily),
-    /// It answers at once with this record, whose `data` must hold at least `Answer`.
-    Now(&'static Record, Answer),
+    /// It is the status query of this family: it answers a task's record, its own status in it.
+    Status(TaskFamily),
+    /// It answers at once with its record (`Op::output`), whose `data` must hold at least this.
+    Now(Answer),
 }
 
 /// How an operation is called, what it answers and costs, and what its request must satisfy.
@@ -86,11 +108,6 @@ pub struct Endpoint {
     /// Which table of envelope codes its answers follow.
     pub codes: CodeTable,
     pub returns: Returns,
-    /// The name of the request's type, in the TypeScript and in `wire::generated`; `None` for an
-    /// operation that takes no fields.
-    pub request: Option<&'static str>,
-    /// What one call costs on the emulator.
-    pub price: Price,
     /// For GET operations these are query parameters; otherwise JSON (or multipart) body fields.
     pub fields: &'static [FieldRule],
     pub summary: &'static str,
@@ -101,7 +118,7 @@ impl Endpoint {
     pub const fn creates(&self) -> Option<TaskFamily> {
         match self.returns {
             Returns::TaskId(family) => Some(family),
-            Returns::Now(..) => None,
+            Returns::Status(_) | Returns::Now(_) => None,
         }
     }
 
@@ -267,7 +284,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::Generate, name: "generate", method: Method::Post, host: Host::Music, path: "/api/v1/generate",
         codes: CodeTable::Music, summary: docs("Generate music (2 tracks)"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("GenerateRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
             req("instrumental", Kind::Bool, "true: no vocals"),
@@ -282,7 +299,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::Extend, name: "extend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/extend",
         codes: CodeTable::Music, summary: docs("Extend a generated track"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("ExtendRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (prompt, style, title, continueAt); false: taken from the source audio"),
             AUDIO_ID, CALLBACK, MODEL,
@@ -296,7 +313,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::UploadCover, name: "uploadCover", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-cover",
         codes: CodeTable::Music, summary: docs("Cover an uploaded audio in a new style"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("UploadCoverRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
@@ -310,7 +327,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::UploadExtend, name: "uploadExtend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-extend",
         codes: CodeTable::Music, summary: docs("Extend an uploaded audio"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("UploadExtendRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (continueAt required); false: defaults"),
@@ -324,7 +341,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::AddInstrumental, name: "addInstrumental", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-instrumental",
         codes: CodeTable::Music, summary: docs("Generate an accompaniment for an uploaded vocal or melody"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("AddInstrumentalRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("title", TEXT, "Title of the generated track"),
@@ -340,7 +357,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::AddVocals, name: "addVocals", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-vocals",
         codes: CodeTable::Music, summary: docs("Layer generated vocals over an uploaded instrumental"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("AddVocalsRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL, CALLBACK,
             req("prompt", TEXT, "Lyrical concept or mood"),
@@ -354,56 +371,56 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::BoostStyle, name: "boostStyle", method: Method::Post, host: Host::Music, path: "/api/v1/style/generate",
         codes: CodeTable::Music, summary: docs("Boost a style description (answers at once; tied to V4_5)"),
-        returns: Returns::Now(&s::STYLE_BOOST, Answer::Object), request: Some("BoostStyleRequest"), price: Price::Flat(1),
+        returns: Returns::Now(Answer::Object),
         fields: &[req("content", TEXT, "Style description; may be a conversational, detailed prompt")],
     },
     Endpoint {
         op: Op::GetTask, name: "getTask", method: Method::Get, host: Host::Music, path: "/api/v1/generate/record-info",
         codes: CodeTable::Music, summary: docs("Status and tracks of a music task"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::MUSIC_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Music),
     },
     Endpoint {
         op: Op::GetCredits, name: "getCredits", method: Method::Get, host: Host::Music, path: "/api/v1/generate/credit",
         codes: CodeTable::Music, summary: docs("Remaining credits of the key"), fields: &[],
-        returns: Returns::Now(&s::CREDITS, Answer::Number), request: None, price: Price::Free,
+        returns: Returns::Now(Answer::Number),
     },
     Endpoint {
         op: Op::GenerateCover, name: "generateCover", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/cover/generate",
         codes: CodeTable::Cover, summary: docs("Generate cover images (normally 2) for a music task"),
-        returns: Returns::TaskId(TaskFamily::Cover), request: Some("GenerateCoverRequest"), price: Price::Flat(2),
+        returns: Returns::TaskId(TaskFamily::Cover),
         fields: &[req("taskId", TEXT, "Id of the music task"), CALLBACK],
     },
     Endpoint {
         op: Op::GetCover, name: "getCover", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/cover/record-info",
         codes: CodeTable::Cover, summary: docs("Status and images of a cover task"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::COVER_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Cover),
     },
     Endpoint {
         op: Op::ConvertToWav, name: "convertToWav", method: Method::Post, host: Host::Music, path: "/api/v1/wav/generate",
         codes: CodeTable::Music, summary: docs("Convert a track to WAV (one of taskId or audioId)"),
-        returns: Returns::TaskId(TaskFamily::Wav), request: Some("ConvertToWavRequest"), price: Price::Flat(2),
+        returns: Returns::TaskId(TaskFamily::Wav),
         fields: &[opt("taskId", TEXT, "Music task of the track"), opt("audioId", TEXT, "Id of the track"), CALLBACK_OPT],
     },
     Endpoint {
         op: Op::GetWav, name: "getWav", method: Method::Get, host: Host::Music, path: "/api/v1/wav/record-info",
         codes: CodeTable::Music, summary: docs("Status and URL of a WAV conversion"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::WAV_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Wav),
     },
     Endpoint {
         op: Op::GenerateLyrics, name: "generateLyrics", method: Method::Post, host: Host::Music, path: "/api/v1/lyrics",
         codes: CodeTable::Music, summary: docs("Write lyrics from a prompt"),
-        returns: Returns::TaskId(TaskFamily::Lyrics), request: Some("GenerateLyricsRequest"), price: Price::Flat(1),
+        returns: Returns::TaskId(TaskFamily::Lyrics),
         fields: &[req("prompt", Kind::Words { max_words: 200 }, "What the lyrics are about; at most 200 words"), CALLBACK],
     },
     Endpoint {
         op: Op::GetLyrics, name: "getLyrics", method: Method::Get, host: Host::Music, path: "/api/v1/lyrics/record-info",
         codes: CodeTable::Music, summary: docs("Status and texts of a lyrics task"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::LYRICS_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Lyrics),
     },
     Endpoint {
         op: Op::GetTimestampedLyrics, name: "getTimestampedLyrics", method: Method::Post, host: Host::Music,
         path: "/api/v1/generate/get-timestamped-lyrics", codes: CodeTable::Music,
-        returns: Returns::Now(&s::TIMESTAMPED_LYRICS, Answer::Object), request: Some("TimestampedLyricsRequest"), price: Price::Free,
+        returns: Returns::Now(Answer::Object),
         summary: docs("Lyrics aligned to the audio, word by word (answers at once)"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"),
@@ -414,7 +431,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::SeparateVocals, name: "separateVocals", method: Method::Post, host: Host::Music, path: "/api/v1/vocal-removal/generate",
         codes: CodeTable::Music, summary: docs("Separate vocals and instruments into stems"),
-        returns: Returns::TaskId(TaskFamily::VocalSeparation), request: Some("SeparateVocalsRequest"), price: Price::BySeparation { two_stems: 5, instruments: 10 },
+        returns: Returns::TaskId(TaskFamily::VocalSeparation),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("type", Kind::OneOf(SEPARATION_TYPES), "separate_vocal (default, 2 stems), split_stem (up to 12 stems) or split_stem_advanced (one named instrument)"),
@@ -424,13 +441,13 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetVocalSeparation, name: "getVocalSeparation", method: Method::Get, host: Host::Music,
         path: "/api/v1/vocal-removal/record-info", codes: CodeTable::Music,
-        returns: Returns::Now(&s::VOCAL_SEPARATION_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::VocalSeparation),
         summary: docs("Status and stems of a vocal separation"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GenerateVideo, name: "generateVideo", method: Method::Post, host: Host::Music, path: "/api/v1/mp4/generate",
         codes: CodeTable::Music, summary: docs("Make a music video of a track"),
-        returns: Returns::TaskId(TaskFamily::Video), request: Some("GenerateVideoRequest"), price: Price::Flat(5),
+        returns: Returns::TaskId(TaskFamily::Video),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("author", Kind::Text { max: Some(50) }, "Shown in the video; at most 50 characters"),
@@ -440,30 +457,30 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetVideo, name: "getVideo", method: Method::Get, host: Host::Music, path: "/api/v1/mp4/record-info",
         codes: CodeTable::Music, summary: docs("Status and URL of a music video"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::VIDEO_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Video),
     },
     Endpoint {
         op: Op::UploadFromUrl, name: "uploadFromUrl", method: Method::Post, host: Host::Upload, path: "/api/file-url-upload",
         codes: CodeTable::Upload, summary: docs("Store a remote file (downloaded within 30 s; at most 100 MB recommended)"),
-        returns: Returns::Now(&s::UPLOADED_FILE, Answer::Record("downloadUrl")), request: Some("UploadFromUrlRequest"), price: Price::Free,
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[req("fileUrl", Kind::Url, "Public http or https URL of the file"), UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadStream, name: "uploadFile", method: Method::Post, host: Host::Upload, path: "/api/file-stream-upload",
         codes: CodeTable::Upload, summary: docs("Store a file sent as multipart/form-data (`file`)"),
-        returns: Returns::Now(&s::UPLOADED_FILE, Answer::Record("downloadUrl")), request: Some("UploadTarget"), price: Price::Free,
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadBase64, name: "uploadBase64", method: Method::Post, host: Host::Upload, path: "/api/file-base64-upload",
         codes: CodeTable::Upload, summary: docs("Store a file sent as Base64 text or a data URL (at most 10 MB)"),
-        returns: Returns::Now(&s::UPLOADED_FILE, Answer::Record("downloadUrl")), request: Some("UploadBase64Request"), price: Price::Free,
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[req("base64Data", TEXT, "Bare Base64 or `data:<mime>;base64,<data>`"), UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::GenerateSounds, name: "generateSounds", method: Method::Post, host: Host::Music, path: "/api/v1/generate/sounds",
         codes: CodeTable::Music, summary: docs("Generate a sound or loop (tempo, key)"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("GenerateSoundsRequest"), price: Price::Flat(6),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("prompt", Kind::Text { max: Some(500) }, "What the sound is; at most 500 characters"),
             req("model", Kind::OneOf(SOUND_MODELS), "Model version: sounds take V5 only"),
@@ -477,7 +494,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::ReplaceSection, name: "replaceSection", method: Method::Post, host: Host::Music, path: "/api/v1/generate/replace-section",
         codes: CodeTable::Cover, summary: docs("Regenerate a window of a track, keeping the rest"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("ReplaceSectionRequest"), price: Price::Flat(5),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("prompt", TEXT, "The new lyrics of the window"),
             req("tags", TEXT, "Style tags (jazz, electronic...)"),
@@ -495,7 +512,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::Mashup, name: "mashup", method: Method::Post, host: Host::Music, path: "/api/v1/generate/mashup",
         codes: CodeTable::Music, summary: docs("Mash up two uploaded tracks into a new one"),
-        returns: Returns::TaskId(TaskFamily::Music), request: Some("MashupRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("uploadUrlList", Kind::UrlList { min: MASHUP_SOURCES, max: MASHUP_SOURCES }, "The two uploaded tracks to mix"),
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
@@ -510,7 +527,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GeneratePersona, name: "generatePersona", method: Method::Post, host: Host::Music, path: "/api/v1/generate/generate-persona",
         codes: CodeTable::Cover, summary: docs("Make a persona from a generated track (answers at once)"),
-        returns: Returns::Now(&s::PERSONA, Answer::Record("personaId")), request: Some("GeneratePersonaRequest"), price: Price::Free,
+        returns: Returns::Now(Answer::Record(Key::PersonaId)),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID,
             req("name", TEXT, "The persona's name"),
@@ -523,7 +540,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GenerateMidi, name: "generateMidi", method: Method::Post, host: Host::Music, path: "/api/v1/midi/generate",
         codes: CodeTable::Music, summary: docs("Transcribe a vocal separation's stems to MIDI notes"),
-        returns: Returns::TaskId(TaskFamily::Midi), request: Some("GenerateMidiRequest"), price: Price::Flat(5),
+        returns: Returns::TaskId(TaskFamily::Midi),
         fields: &[
             req("taskId", TEXT, "A finished vocal-separation task"), CALLBACK,
             opt("audioId", TEXT, "One stem (an `id` of the separation's `originData`); every stem when omitted"),
@@ -532,24 +549,24 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetMidi, name: "getMidi", method: Method::Get, host: Host::Music, path: "/api/v1/midi/record-info",
         codes: CodeTable::Music, summary: docs("Status and notes of a MIDI task"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::MIDI_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Midi),
     },
     Endpoint {
         op: Op::RecoverAudio, name: "recoverAudio", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/recovery",
         codes: CodeTable::Music, summary: docs("Fresh playable links for an old music task whose links expired"),
-        returns: Returns::TaskId(TaskFamily::Recovery), request: Some("RecoverAudioRequest"), price: Price::Flat(1),
+        returns: Returns::TaskId(TaskFamily::Recovery),
         fields: &[req("sunoTaskId", TEXT, "The old music task"), CALLBACK],
     },
     Endpoint {
         op: Op::GetRecovery, name: "getRecovery", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/recovery/record-info",
         codes: CodeTable::Music, summary: docs("Status and links of an audio recovery"),
-        returns: Returns::Now(&s::RECOVERY_TASK, Answer::Envelope), request: Some("RecoveryQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Recovery),
         fields: &[req("task_id", TEXT, "Id returned by recoverAudio (the service spells this parameter in snake_case)")],
     },
     Endpoint {
         op: Op::ValidateVoice, name: "validateVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/validate",
         codes: CodeTable::Music, summary: docs("Start a custom voice: get a phrase for the singer to record"),
-        returns: Returns::TaskId(TaskFamily::VoiceValidation), request: Some("ValidateVoiceRequest"), price: Price::Flat(2),
+        returns: Returns::TaskId(TaskFamily::VoiceValidation),
         fields: &[
             req("voiceUrl", Kind::Url, "An uploaded recording of the singer"),
             req("vocalStartS", SECONDS, "Start of the singing in the recording, seconds"),
@@ -561,12 +578,12 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetVoiceValidation, name: "getVoiceValidation", method: Method::Get, host: Host::Music, path: "/api/v1/voice/validate-info",
         codes: CodeTable::Music, summary: docs("Status and phrase of a voice validation"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::VOICE_VALIDATION_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::VoiceValidation),
     },
     Endpoint {
         op: Op::RegenerateVoicePhrase, name: "regenerateVoicePhrase", method: Method::Post, host: Host::Music, path: "/api/v1/voice/regenerate",
         codes: CodeTable::Music, summary: docs("A new phrase for a voice validation"),
-        returns: Returns::TaskId(TaskFamily::VoiceValidation), request: Some("RegenerateVoicePhraseRequest"), price: Price::Flat(1),
+        returns: Returns::TaskId(TaskFamily::VoiceValidation),
         fields: &[
             req("taskId", TEXT, "The voice-validation task"),
             req("calBackUrl", Kind::Url, "URL that receives the callback (the service spells this field `calBackUrl`)"),
@@ -575,7 +592,7 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::CreateVoice, name: "createVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/generate",
         codes: CodeTable::Music, summary: docs("Create the custom voice from the recorded phrase"),
-        returns: Returns::TaskId(TaskFamily::Voice), request: Some("CreateVoiceRequest"), price: Price::Flat(10),
+        returns: Returns::TaskId(TaskFamily::Voice),
         fields: &[
             req("taskId", TEXT, "The voice-validation task"),
             req("verifyUrl", Kind::Url, "An uploaded recording of the phrase"),
@@ -589,20 +606,60 @@ static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::GetVoice, name: "getVoice", method: Method::Get, host: Host::Music, path: "/api/v1/voice/record-info",
         codes: CodeTable::Music, summary: docs("Status and id of a custom voice"), fields: &[TASK_ID],
-        returns: Returns::Now(&s::VOICE_TASK, Answer::Record("taskId")), request: Some("TaskQuery"), price: Price::Free,
+        returns: Returns::Status(TaskFamily::Voice),
     },
     Endpoint {
         op: Op::CheckVoice, name: "checkVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/check-voice",
         codes: CodeTable::Music, summary: docs("Whether a custom voice can be used (answers at once)"),
-        returns: Returns::Now(&s::VOICE_AVAILABILITY, Answer::Object), request: Some("CheckVoiceRequest"), price: Price::Free,
+        returns: Returns::Now(Answer::Object),
         fields: &[req("task_id", TEXT, "The voice task (the service spells this field in snake_case)")],
     },
 ];
 
 impl Op {
-    /// The name of the request's type; `None` for an operation that takes no fields.
-    pub fn request_type(self) -> Option<&'static str> {
-        self.endpoint().request
+    /// The name of the request's type, in the TypeScript and in `wire::generated`; `None` for an
+    /// operation that takes no fields. A match rather than a column of the table, so that these
+    /// names stay out of the wasm client, which never shows them.
+    pub const fn request_type(self) -> Option<&'static str> {
+        Some(match self {
+            Op::Generate => "GenerateRequest",
+            Op::Extend => "ExtendRequest",
+            Op::UploadCover => "UploadCoverRequest",
+            Op::UploadExtend => "UploadExtendRequest",
+            Op::AddInstrumental => "AddInstrumentalRequest",
+            Op::AddVocals => "AddVocalsRequest",
+            Op::BoostStyle => "BoostStyleRequest",
+            Op::GetTask
+            | Op::GetCover
+            | Op::GetWav
+            | Op::GetLyrics
+            | Op::GetVocalSeparation
+            | Op::GetVideo
+            | Op::GetMidi
+            | Op::GetVoiceValidation
+            | Op::GetVoice => "TaskQuery",
+            Op::GetCredits => return None,
+            Op::GenerateCover => "GenerateCoverRequest",
+            Op::ConvertToWav => "ConvertToWavRequest",
+            Op::GenerateLyrics => "GenerateLyricsRequest",
+            Op::GetTimestampedLyrics => "TimestampedLyricsRequest",
+            Op::SeparateVocals => "SeparateVocalsRequest",
+            Op::GenerateVideo => "GenerateVideoRequest",
+            Op::UploadFromUrl => "UploadFromUrlRequest",
+            Op::UploadStream => "UploadTarget",
+            Op::UploadBase64 => "UploadBase64Request",
+            Op::GenerateSounds => "GenerateSoundsRequest",
+            Op::ReplaceSection => "ReplaceSectionRequest",
+            Op::Mashup => "MashupRequest",
+            Op::GeneratePersona => "GeneratePersonaRequest",
+            Op::GenerateMidi => "GenerateMidiRequest",
+            Op::RecoverAudio => "RecoverAudioRequest",
+            Op::GetRecovery => "RecoveryQuery",
+            Op::ValidateVoice => "ValidateVoiceRequest",
+            Op::RegenerateVoicePhrase => "RegenerateVoicePhraseRequest",
+            Op::CreateVoice => "CreateVoiceRequest",
+            Op::CheckVoice => "CheckVoiceRequest",
+        })
     }
 
     /// The family of the task the operation starts; `None` for operations that start none.
@@ -610,11 +667,54 @@ impl Op {
         self.endpoint().creates()
     }
 
-    /// What the client's method resolves with (without `wait`): the record it returns.
-    pub fn output(self) -> &'static Record {
+    /// The family whose status `self` queries, if it is a status query.
+    pub fn queries(self) -> Option<TaskFamily> {
         match self.endpoint().returns {
-            Returns::TaskId(_) => &s::TASK_CREATED,
-            Returns::Now(record, _) => record,
+            Returns::Status(family) => Some(family),
+            Returns::TaskId(_) | Returns::Now(_) => None,
+        }
+    }
+
+    /// What the client's method resolves with (without `wait`): the record it returns. A match
+    /// rather than a column of the table, so that the records' declarations stay out of the wasm
+    /// client, which reads the table but never these.
+    pub fn output(self) -> &'static Record {
+        match self {
+            Op::Generate
+            | Op::Extend
+            | Op::UploadCover
+            | Op::UploadExtend
+            | Op::AddInstrumental
+            | Op::AddVocals
+            | Op::GenerateCover
+            | Op::ConvertToWav
+            | Op::GenerateLyrics
+            | Op::SeparateVocals
+            | Op::GenerateVideo
+            | Op::GenerateSounds
+            | Op::ReplaceSection
+            | Op::Mashup
+            | Op::GenerateMidi
+            | Op::RecoverAudio
+            | Op::ValidateVoice
+            | Op::RegenerateVoicePhrase
+            | Op::CreateVoice => &s::TASK_CREATED,
+            Op::BoostStyle => &s::STYLE_BOOST,
+            Op::GetTask => &s::MUSIC_TASK,
+            Op::GetCredits => &s::CREDITS,
+            Op::GetCover => &s::COVER_TASK,
+            Op::GetWav => &s::WAV_TASK,
+            Op::GetLyrics => &s::LYRICS_TASK,
+            Op::GetTimestampedLyrics => &s::TIMESTAMPED_LYRICS,
+            Op::GetVocalSeparation => &s::VOCAL_SEPARATION_TASK,
+            Op::GetVideo => &s::VIDEO_TASK,
+            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => &s::UPLOADED_FILE,
+            Op::GeneratePersona => &s::PERSONA,
+            Op::GetMidi => &s::MIDI_TASK,
+            Op::GetRecovery => &s::RECOVERY_TASK,
+            Op::GetVoiceValidation => &s::VOICE_VALIDATION_TASK,
+            Op::GetVoice => &s::VOICE_TASK,
+            Op::CheckVoice => &s::VOICE_AVAILABILITY,
         }
     }
 
@@ -623,7 +723,10 @@ impl Op {
     pub fn answer(self) -> Answer {
         match self.endpoint().returns {
             Returns::TaskId(_) => Answer::TaskId,
-            Returns::Now(_, answer) => answer,
+            // Recovery's query answers its own envelope, 201 while running.
+            Returns::Status(TaskFamily::Recovery) => Answer::Envelope,
+            Returns::Status(_) => Answer::Record(Key::TaskId),
+            Returns::Now(answer) => answer,
         }
     }
 
@@ -633,9 +736,46 @@ impl Op {
         self.endpoint().host == Host::Upload
     }
 
-    /// What one call costs on the emulator.
-    pub fn price(self) -> Price {
-        self.endpoint().price
+    /// What one call costs on the emulator (a match, like `request_type`: the wasm client never
+    /// needs it).
+    pub const fn price(self) -> Price {
+        match self {
+            Op::Generate
+            | Op::Extend
+            | Op::UploadCover
+            | Op::UploadExtend
+            | Op::AddInstrumental
+            | Op::AddVocals
+            | Op::Mashup
+            | Op::CreateVoice => Price::Flat(10),
+            Op::BoostStyle | Op::GenerateLyrics | Op::RecoverAudio | Op::RegenerateVoicePhrase => {
+                Price::Flat(1)
+            }
+            Op::GetTask
+            | Op::GetCredits
+            | Op::GetCover
+            | Op::GetWav
+            | Op::GetLyrics
+            | Op::GetTimestampedLyrics
+            | Op::GetVocalSeparation
+            | Op::GetVideo
+            | Op::UploadFromUrl
+            | Op::UploadStream
+            | Op::UploadBase64
+            | Op::GeneratePersona
+            | Op::GetMidi
+            | Op::GetRecovery
+            | Op::GetVoiceValidation
+            | Op::GetVoice
+            | Op::CheckVoice => Price::Free,
+            Op::GenerateCover | Op::ConvertToWav | Op::ValidateVoice => Price::Flat(2),
+            Op::SeparateVocals => Price::BySeparation {
+                two_stems: 5,
+                instruments: 10,
+            },
+            Op::GenerateVideo | Op::ReplaceSection | Op::GenerateMidi => Price::Flat(5),
+            Op::GenerateSounds => Price::Flat(6),
+        }
     }
 
     pub fn endpoint(self) -> &'static Endpoint {
@@ -1281,6 +1421,7 @@ mod tests {
     fn every_family_has_a_query_a_waiter_and_a_creator() {
         for family in TaskFamily::ALL {
             let query = family.query();
+            assert_eq!(query.queries(), Some(family));
             assert!(!query.endpoint().creates_task(), "{family:?}");
             assert!(query
                 .endpoint()
@@ -1296,6 +1437,10 @@ mod tests {
         );
         assert_eq!(Op::GetTask.creates(), None);
         assert_eq!(Op::GetTask.output().name, "MusicTask");
+        for op in Op::ALL {
+            let created = op.output().name == s::TASK_CREATED.name;
+            assert_eq!(created, op.creates().is_some(), "{op:?}");
+        }
         assert_eq!(Op::ALL.len(), 37);
         let upload = Op::ALL
             .into_iter()

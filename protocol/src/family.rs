@@ -59,7 +59,7 @@ impl TaskFamily {
         TaskFamily::ALL.into_iter().find(|f| f.as_str() == name)
     }
 
-    /// The status query of the family.
+    /// The status query of the family (whose row in the endpoint table says it back).
     pub const fn query(self) -> Op {
         match self {
             TaskFamily::Music => Op::GetTask,
@@ -73,11 +73,6 @@ impl TaskFamily {
             TaskFamily::VoiceValidation => Op::GetVoiceValidation,
             TaskFamily::Voice => Op::GetVoice,
         }
-    }
-
-    /// The family whose status `op` queries, if `op` is a status query.
-    pub fn queried_by(op: Op) -> Option<TaskFamily> {
-        TaskFamily::ALL.into_iter().find(|f| f.query() == op)
     }
 
     /// The status query's parameter that names the task (recovery spells it in snake_case).
@@ -262,11 +257,8 @@ mod tests {
     #[test]
     fn families_map_to_their_queries_and_names() {
         assert_eq!(TaskFamily::Video.query(), Op::GetVideo);
-        assert_eq!(
-            TaskFamily::queried_by(Op::GetRecovery),
-            Some(TaskFamily::Recovery)
-        );
-        assert_eq!(TaskFamily::queried_by(Op::Generate), None);
+        assert_eq!(Op::GetRecovery.queries(), Some(TaskFamily::Recovery));
+        assert_eq!(Op::Generate.queries(), None);
         assert_eq!(
             TaskFamily::from_name("vocal_separation"),
             Some(TaskFamily::VocalSeparation)

@@ -1,7 +1,6 @@
 //! What a call costs, in credits, on the emulator. The service publishes no price list ("credit
-//! cost of each operation: not shown"), so each operation's row in `endpoints.rs` states the
-//! emulator's own: the emulator charges it, and its `/openapi.json` and the README's table of
-//! operations show it.
+//! cost of each operation: not shown"), so `Op::price` (`endpoints.rs`) states the emulator's own:
+//! the emulator charges it, and its `/openapi.json` and the README's table of operations show it.
 
 /// The price of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

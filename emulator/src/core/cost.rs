@@ -1,4 +1,4 @@
-//! Credits an operation costs: its price is in its row of the protocol's endpoint table (shown by
+//! Credits an operation costs: its price is the protocol's `Op::price` (shown by
 //! `/openapi.json` and the README); this applies it to a request.
 
 use serde_json::{Map, Value};
