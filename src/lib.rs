@@ -15,10 +15,10 @@
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-mod call;
 mod callbacks;
+mod client;
+mod driver;
 mod errors;
-mod http;
 mod js;
 mod normalize;
 mod options;
@@ -28,14 +28,14 @@ mod typescript;
 mod uploads;
 mod validate_export;
 mod waiters;
+mod watch;
 
 pub use callbacks::{parse_callback, CallbackDeduper};
+pub use client::Client;
 
-use call::{Body, Inner};
-use errors::Error;
+use driver::{text_of, Body, CallOptions, Config, Driver, Error};
 use js::{get, is_plain_object, JsFields};
 use js_sys::Promise;
-use options::{CallOptions, Config};
 use std::rc::Rc;
 use tunesmith_protocol::endpoints::Method;
 use tunesmith_protocol::{rules, Op};
@@ -49,12 +49,6 @@ extern "C" {
     pub type ClientOptions;
 }
 
-/// A client of the music-generation service. Cheap to keep: create one and reuse it.
-#[wasm_bindgen]
-pub struct Client {
-    inner: Rc<Inner>,
-}
-
 #[wasm_bindgen]
 impl Client {
     /// Creates a client. Throws a `TunesmithError` (kind `configuration`) or a `ValidationError` for
@@ -63,7 +57,7 @@ impl Client {
     pub fn new(options: Option<ClientOptions>) -> Result<Client, JsValue> {
         let config = Config::from_js(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
         Ok(Client {
-            inner: Rc::new(Inner::new(config)?),
+            inner: Rc::new(Driver::new(config)?),
         })
     }
 }
@@ -84,7 +78,9 @@ impl Client {
                 .await
                 .map_err(Error::into_js)?;
             match wait {
-                Some(opts) => waiters::wait_after_create(inner, op, created, opts).await,
+                Some((family, opts)) => {
+                    waiters::wait_after_create(inner, family, created, opts).await
+                }
                 None => Ok(created),
             }
         })
@@ -92,7 +88,7 @@ impl Client {
 }
 
 async fn call_op(
-    inner: &Inner,
+    inner: &Driver,
     op: Op,
     request: JsValue,
     options: JsValue,
@@ -192,16 +188,6 @@ fn check_request(op: Op, request: &JsValue) -> Result<(), Error> {
         rules::check_known(op.endpoint().fields, &key)?;
     }
     Ok(())
-}
-
-/// A query parameter's text: strings as they are, numbers and booleans written out.
-fn text_of(v: &JsValue) -> Option<String> {
-    v.as_string()
-        .or_else(|| v.as_f64().map(tunesmith_protocol::num::fmt))
-        .or_else(|| {
-            v.as_bool()
-                .map(|b| if b { "true".into() } else { "false".into() })
-        })
 }
 
 /// One exported method per operation. Their TypeScript signatures (with optional options and

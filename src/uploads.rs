@@ -5,11 +5,10 @@ mod base64;
 mod progress;
 mod xhr;
 
-use crate::call::{Attempt, Body, Inner};
+use crate::driver::{Attempt, Body, CallOptions, Driver};
 use crate::errors::Error;
 use crate::js::{get, set, JsFields};
 use crate::normalize;
-use crate::options::CallOptions;
 use crate::Client;
 use js_sys::{ArrayBuffer, Function, JsString, Object, Promise, Uint8Array};
 use progress::Progress;
@@ -176,7 +175,7 @@ fn empty(field: &str) -> Error {
     )
 }
 
-async fn upload_file(inner: &Inner, file: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     let Some(blob) = file.dyn_ref::<Blob>() else {
         return Err(Error::invalid(
@@ -288,7 +287,7 @@ fn data_url(mime: &str, base64: &JsString) -> JsString {
     JsString::from(format!("data:{mime};base64,")).concat(base64)
 }
 
-async fn upload_base64(inner: &Inner, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_base64(inner: &Driver, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     check(Op::UploadBase64, &opts.fields)?;
     let (text, size) = if let Some(text) = data.dyn_ref::<JsString>() {
@@ -383,7 +382,7 @@ fn from_text(text: &JsString, mime_type: Option<&str>) -> Result<(JsString, f64)
 /// 45 ms for 10 MB in Chromium, more than encoding it), and `Body::Json` holds a Rust `String`,
 /// which would copy it all into wasm memory. Base64 and a checked data URL prefix need no escaping.
 async fn send_base64(
-    inner: &Inner,
+    inner: &Driver,
     base64_data: JsString,
     size: f64,
     mut opts: UploadOptions,
@@ -414,7 +413,7 @@ async fn send_base64(
 /// Sends an upload body: through XMLHttpRequest when progress is wanted and the runtime has it,
 /// else through fetch (Node: `onProgress` is then called once, at the end, with `loaded == total`).
 async fn send(
-    inner: &Inner,
+    inner: &Driver,
     op: Op,
     body: JsValue,
     file_size: f64,
@@ -444,7 +443,7 @@ async fn send(
 }
 
 async fn upload_from_url(
-    inner: &Inner,
+    inner: &Driver,
     file_url: JsValue,
     options: JsValue,
 ) -> Result<JsValue, Error> {

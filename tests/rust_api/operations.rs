@@ -18,7 +18,7 @@ async fn create_and_wait_to_completion_reports_each_stage_once() {
     let mut stages = Vec::new();
     let task = client
         .wait_for(&created.task_id, fast(), |r: &MusicRecord| {
-            stages.push(r.observed().1)
+            stages.push(r.observed().stage)
         })
         .await
         .unwrap();

@@ -26,7 +26,7 @@ pub fn server_routes() -> String {
         };
         let family = op
             .creates()
-            .or_else(|| TaskFamily::queried_by(op))
+            .or(op.queries())
             .map_or("null".to_owned(), |f| format!("\"{}\"", f.as_str()));
         let callback = e
             .callback_field()
