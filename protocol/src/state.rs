@@ -19,6 +19,11 @@ impl TaskState {
         TaskState::Failed,
     ];
 
+    /// Whether a task in this state is over: no later record changes it.
+    pub const fn is_final(self) -> bool {
+        matches!(self, TaskState::Succeeded | TaskState::Failed)
+    }
+
     pub const fn as_str(self) -> &'static str {
         match self {
             TaskState::Pending => "pending",
