@@ -1,0 +1,119 @@
+//! `uploadFile`: a `File` or `Blob`, as a multipart stream (its bytes never enter wasm memory) or,
+//! with `method: "base64"`, as a data URL.
+
+use super::base64;
+use super::mime::{blob_mime, data_url};
+use super::options::{Method, UploadOptions};
+use super::send::{check, empty, send, send_base64, too_large};
+use crate::driver::{Driver, Error};
+use crate::js::{get, set};
+use crate::Client;
+use js_sys::{Promise, Uint8Array};
+use tunesmith_protocol::rules::check_file_name;
+use tunesmith_protocol::upload::{self, MAX_BASE64_FILE_BYTES};
+use tunesmith_protocol::Op;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{Blob, FormData};
+
+#[wasm_bindgen]
+impl Client {
+    /// Uploads a `File` or `Blob`: as a multipart stream (default; the bytes never enter wasm
+    /// memory) or, with `method: "base64"`, as a data URL of at most 10 MB.
+    #[wasm_bindgen(js_name = uploadFile, skip_typescript)]
+    pub fn upload_file(&self, file: JsValue, options: Option<JsValue>) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            upload_file(&inner, file, options.unwrap_or(JsValue::UNDEFINED))
+                .await
+                .map_err(Error::into_js)
+        })
+    }
+}
+
+async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<JsValue, Error> {
+    let opts = UploadOptions::from_js(&options)?;
+    let Some(blob) = file.dyn_ref::<Blob>() else {
+        return Err(Error::invalid(
+            "file",
+            "type",
+            "uploadFile takes a File or Blob (from <input type=file>, drag and drop, or new Blob([...])); \
+             for Base64 text or bytes use uploadBase64",
+        ));
+    };
+    // Read through `Reflect` (under catch): a Proxy of a Blob passes `instanceof` but its getters
+    // throw "Illegal invocation".
+    let Some(size) = get(blob, "size").as_f64() else {
+        return Err(Error::invalid(
+            "file",
+            "type",
+            "the File or Blob could not be read (its `size` is not readable)",
+        ));
+    };
+    if size == 0.0 {
+        return Err(empty("file"));
+    }
+    let own_name = get(blob, "name").as_string().filter(|n| !n.is_empty());
+    match opts.method {
+        Method::Stream => {
+            check(Op::UploadStream, &opts.fields)?;
+            let part_name = match (&own_name, opts.file_name()) {
+                // The service stores the part's own name when `fileName` is absent: refuse a name it
+                // would refuse, before sending megabytes.
+                (Some(name), None) => {
+                    check_file_name("file", name).map_err(|_| {
+                        Error::invalid(
+                            "file",
+                            "safe_path",
+                            format!("the file's name \"{name}\" cannot be stored as is: pass a `fileName`"),
+                        )
+                    })?;
+                    name.clone()
+                }
+                (Some(name), Some(_)) => name.clone(),
+                // Browsers name a nameless Blob "blob": give it the extension of its type instead.
+                (None, _) => format!(
+                    "blob.{}",
+                    upload::extension_for_mime(&blob_mime(blob, None).await?)
+                ),
+            };
+            let form = FormData::new()
+                .map_err(|e| Error::configuration("No FormData in this runtime").with_cause(e))?;
+            let append_error = |e: JsValue| {
+                Error::invalid("file", "type", "the file could not be added to FormData")
+                    .with_cause(e)
+            };
+            for name in ["uploadPath", "fileName"] {
+                if let Some(value) = get(&opts.fields, name).as_string() {
+                    form.append_with_str(name, &value).map_err(append_error)?;
+                }
+            }
+            // Last, so that progress is the file's bytes: the fields are a few bytes before it.
+            form.append_with_blob_and_filename("file", blob, &part_name)
+                .map_err(append_error)?;
+            send(inner, Op::UploadStream, form.into(), size, opts).await
+        }
+        Method::Base64 => {
+            if own_name.is_some() && opts.file_name().is_none() {
+                // Without `fileName` the service would make up a name: keep the File's own.
+                if let Some(name) = own_name.filter(|n| check_file_name("fileName", n).is_ok()) {
+                    set(&opts.fields, "fileName", &JsValue::from_str(&name));
+                }
+            }
+            check(Op::UploadBase64, &opts.fields)?;
+            if size > MAX_BASE64_FILE_BYTES as f64 {
+                return Err(too_large("file", size));
+            }
+            let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| {
+                Error::invalid("file", "type", "the file could not be read").with_cause(e)
+            })?;
+            let bytes = Uint8Array::new(&buffer);
+            let mime = match &opts.mime_type {
+                Some(m) => m.clone(),
+                None => blob_mime(blob, Some(&bytes)).await?,
+            };
+            let data_url = data_url(&mime, &base64::encode(&bytes));
+            send_base64(inner, data_url, size, opts).await
+        }
+    }
+}
