@@ -28,7 +28,7 @@ extern "C" {
     // Every call that can run the caller's code (a getter, a Proxy trap) is declared `catch`: a JS
     // exception must come back as a `Result`, so that Rust frames unwind normally. One that passes
     // through wasm frames instead leaks them (and any `RefCell` borrow they hold), and after a few
-    // thousand the module's memory is corrupt (issue 13).
+    // thousand the module's memory is corrupt.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn object_keys(v: &JsValue) -> Result<js_sys::Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]

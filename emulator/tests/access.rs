@@ -198,7 +198,7 @@ async fn credits_are_charged_and_missing_credits_create_nothing() {
 }
 
 #[tokio::test]
-async fn cover_family_answers_402_without_credits() {
+async fn cover_table_answers_402_without_credits() {
     let emu = Emu::start(&["--credits", "10"]).await;
     let done = emu.finished("spent").await;
     let v = emu
@@ -275,7 +275,7 @@ async fn emulated_codes_change_nothing() {
             .headers()
             .get("retry-after")
             .map(|v| v.to_str().unwrap().to_owned());
-        // A music-family 429 is insufficient credits, not "try later": no Retry-After.
+        // A music-table 429 is insufficient credits, not "try later": no Retry-After.
         assert_eq!(retry.is_some(), [405, 430, 455].contains(&code), "{code}");
         if let Some(r) = retry {
             assert_eq!(r, "1");

@@ -1,5 +1,5 @@
 //! Every request rule of the protocol's endpoint table, checked over HTTP: each broken rule gets
-//! its family's code (music: 413 too long, else 400; cover: 422; upload: HTTP 400) and a message
+//! its table's code (music: 413 too long, else 400; cover: 422; upload: HTTP 400) and a message
 //! naming the field, and creates nothing.
 
 mod common;
@@ -301,7 +301,7 @@ async fn rules_that_tie_fields_together() {
 }
 
 #[tokio::test]
-async fn malformed_json_is_400_on_every_family() {
+async fn malformed_json_is_400_in_every_table() {
     let emu = Emu::start(&[]).await;
     for (base, path) in [
         (&emu.music, "/api/v1/generate"),

@@ -20,7 +20,7 @@ pub struct Options {
 
 const SECTIONS: [&str; 5] = ["throughput", "memory", "size", "browser", "companion"];
 
-// Targets from issue 2 (emulator) and issue 3 (package size).
+// Targets of the emulator's throughput and of the package's size.
 const TARGET_REQUESTS_PER_SEC: f64 = 20_000.0;
 const TARGET_P99_MS: f64 = 5.0;
 const TARGET_RSS_MB: f64 = 200.0;
@@ -323,7 +323,7 @@ fn size() -> Result<()> {
     println!("{:<28} {:>10}", "tunesmith_bg.wasm", wasm);
     println!("{:<28} {:>10}", "tunesmith.js", js);
     println!("{:<28} {:>10}", "total", total);
-    println!("{:<28} {:>10}", "budget (issue 3)", BUDGET_GZIP_BYTES);
+    println!("{:<28} {:>10}", "budget", BUDGET_GZIP_BYTES);
     println!(
         "{:<28} {:>9.0}%",
         "share of budget",
@@ -414,7 +414,7 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-/// The companion server (issue 14): `bench/companion/companion.mjs` against an emulator whose
+/// The companion server: `bench/companion/companion.mjs` against an emulator whose
 /// stages are 1.5 s apart, so that a poller makes several queries per task.
 fn companion(bin: &std::path::Path) -> Result<()> {
     toolchain::js_tools()?;

@@ -1,5 +1,5 @@
 //! `cargo xtask demo`: the package and the page served by the emulator, talking to the service
-//! through a companion server that holds the key (issue 14), until Ctrl-C.
+//! through a companion server that holds the key, until Ctrl-C.
 
 use crate::emulator::{self, Emulator, Launch};
 use crate::package::{self, Profile};

@@ -149,7 +149,7 @@ pub fn wrk() -> Result<()> {
     apt_install(&["wrk"])
 }
 
-/// Debian's `redis-server`, for the companion's several-instances tests (issue 14).
+/// Debian's `redis-server`, for the companion's several-instances tests.
 pub fn redis_server() -> Result<PathBuf> {
     if let Some(path) = proc::which("redis-server") {
         return Ok(path);

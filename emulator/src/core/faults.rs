@@ -14,8 +14,8 @@ use super::bounds::{at_most, between, Bound};
 /// Retry-After of emulated and random answers that call for one.
 pub const DEFAULT_RETRY_AFTER_MS: u64 = 1000;
 
-/// The Retry-After an answer of `code` carries by default: only where the family's code means
-/// "try later" (a rate limit or maintenance; a music-family 429 is insufficient credits).
+/// The Retry-After an answer of `code` carries by default: only where the table's code means
+/// "try later" (a rate limit or maintenance; a music-table 429 is insufficient credits).
 pub fn default_retry_after_ms(table: CodeTable, code: i64) -> Option<u64> {
     classify(table, code)
         .is_some_and(|kind| kind.nothing_was_done())
@@ -127,7 +127,7 @@ impl Faults {
         Some(action)
     }
 
-    /// With probability `--fault-rate`, a random retryable failure of the family.
+    /// With probability `--fault-rate`, a random retryable failure of the table.
     pub fn random(&self, table: CodeTable) -> Option<Action> {
         if self.rate <= 0.0 {
             return None;
@@ -200,7 +200,7 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_only_where_the_family_says_try_later() {
+    fn retry_after_only_where_the_table_says_try_later() {
         assert!(default_retry_after_ms(CodeTable::Music, 430).is_some());
         assert!(default_retry_after_ms(CodeTable::Music, 405).is_some());
         assert!(default_retry_after_ms(CodeTable::Music, 455).is_some());

@@ -1,6 +1,6 @@
 //! Answers of both hosts: the music envelope (HTTP 200, outcome in `code`) and the upload envelope
 //! (HTTP status = `code`), the one error type every handler returns, and the mapping of the core's
-//! errors to each endpoint family's codes.
+//! errors to each endpoint's table of codes.
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +16,7 @@ use crate::core::error::CoreError;
 #[derive(Clone, Copy, Debug)]
 pub struct Outcome(pub i64);
 
-/// A refusal or failure, answered in the family's envelope.
+/// A refusal or failure, answered in the envelope, numbered by the endpoint's table.
 #[derive(Debug)]
 pub struct ApiError {
     pub table: CodeTable,
@@ -42,8 +42,8 @@ impl ApiError {
         Self::new(table, code_for(table, kind), msg)
     }
 
-    /// A rule broken by the request: 413 for "too long" on the music family, 400 otherwise;
-    /// 422 for every rule on the cover family.
+    /// A rule broken by the request: 413 for "too long" in the music table, 400 otherwise;
+    /// 422 for every rule in the cover table.
     pub fn invalid(table: CodeTable, err: &ValidationError) -> Self {
         let code = match table {
             CodeTable::Cover => 422,
@@ -66,7 +66,7 @@ impl ApiError {
         self
     }
 
-    /// A refusal of the core, in the envelope and numbering of `family`.
+    /// A refusal of the core, in the envelope and numbering of `table`.
     pub fn from_core(table: CodeTable, e: CoreError) -> Self {
         let kind = match &e {
             CoreError::NotATaskOperation | CoreError::NotFound(_) => ErrorKind::NotFound,
@@ -82,7 +82,7 @@ impl ApiError {
                 );
             }
         };
-        // Rules broken in context are 400 on every family but the cover's (422).
+        // Rules broken in context are 400 in every table but the cover's (422).
         if kind == ErrorKind::Invalid && table != CodeTable::Cover {
             return Self::new(table, 400, e.to_string());
         }

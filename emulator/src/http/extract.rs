@@ -1,6 +1,6 @@
 //! Extractors that own their rejections: the caller the gate admitted, and a request's JSON body
 //! or query checked against the protocol's rules of the route's operation, refused in the
-//! operation family's envelope.
+//! operation's table of codes.
 
 use std::collections::HashMap;
 

@@ -88,7 +88,7 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
 }
 
 /// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed; by default a
-/// Retry-After only where the family's code means "try later").
+/// Retry-After only where the table's code means "try later").
 fn emulated(table: CodeTable, headers: &HeaderMap) -> Option<Action> {
     let code: i64 = headers
         .get("x-emulate-code")?

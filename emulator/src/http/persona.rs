@@ -1,4 +1,4 @@
-//! Personas: made at once from a finished generated track (cover-family numbering: 404 unknown
+//! Personas: made at once from a finished generated track (the cover table's numbering: 404 unknown
 //! track, 409 a second persona of the same track, 422 a segment the track cannot hold), then
 //! accepted as `personaId` by generate, extend, upload-cover and upload-extend.
 

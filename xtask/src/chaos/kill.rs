@@ -105,7 +105,7 @@ impl Findings {
                 self.missing.len(),
                 first(&self.missing),
             )
-            .because("the inbox is memory only until branch emu13 lands (issue 13, defect 8)"),
+            .because("the inbox no longer survives a restart (emulator/tests/durability.rs)"),
         );
         figures.push(Figure::none_of(
             s,

@@ -1,4 +1,4 @@
-//! `cargo xtask chaos`: the reliability probes of issue 13, each figure beside its goal. Not part
+//! `cargo xtask chaos`: the reliability probes, each figure beside its goal. Not part
 //! of `cargo xtask test` (it takes minutes and loads the machine); the short version of each
 //! probe runs there as an ordinary test.
 
@@ -26,7 +26,7 @@ pub struct Options {
 
 const SECTIONS: [&str; 5] = ["fuzz", "kill", "hostile", "secrets", "node"];
 
-/// Goals of issue 13.
+/// The goals of the reliability probes.
 pub const FUZZ_INPUTS_GOAL: u64 = 10_000_000;
 pub const KILLS_GOAL: u32 = 50;
 
@@ -289,9 +289,9 @@ mod tests {
         figures.push(Figure::at_least("fuzz", "inputs", 20.0, 10.0));
         figures.push(Figure::info("fuzz", "inputs/s", "5".into()));
         assert!(figures.all_met());
-        figures.push(Figure::none_of("kill", "lost", 2, "u1".into()).because("emu13"));
+        figures.push(Figure::none_of("kill", "lost", 2, "u1".into()).because("a regression"));
         assert!(!figures.all_met());
-        assert_eq!(figures.0[2].note, "emu13; e.g. u1");
+        assert_eq!(figures.0[2].note, "a regression; e.g. u1");
         assert_eq!(
             Figure::at_most("h", "rss", 300.0, 256.0, " MB").met,
             Some(false)

@@ -112,7 +112,7 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
             ("TUNESMITH_CHROMIUM", toolchain::CHROMIUM.into()),
             ("TUNESMITH_ARTIFACTS", artifacts.clone().into()),
         ];
-        // tests/chaos/companion.mjs kills a companion instance on Redis (issue 14).
+        // tests/chaos/companion.mjs kills a companion instance on Redis.
         let redis = match scripts {
             Some(_) => {
                 toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;

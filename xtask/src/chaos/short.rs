@@ -1,7 +1,6 @@
 //! The short version of each chaos probe, as ordinary tests of `cargo test -p xtask` (and so of
 //! `cargo xtask test`): a few kills, one hostile pass with small bodies, a key scan without the
-//! wasm build. The long run is `cargo xtask chaos`. Goals that need the emulator fixes of branch
-//! emu13 (issue 13) are separate tests, ignored until that branch lands.
+//! wasm build. The long run is `cargo xtask chaos`.
 
 use super::{hostile, kill, secrets, Figures};
 use crate::emulator;
