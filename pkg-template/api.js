@@ -1,7 +1,7 @@
 // The public API, re-exported once for both entries (index.js, node.js), which differ only in how
 // they load the wasm before anything here is called.
 import { Client as WasmClient } from "./tunesmith.js";
-import { TunesmithError } from "./__ERRORS_SNIPPET__";
+import { TunesmithError, ValidationError } from "./__ERRORS_SNIPPET__";
 
 export { CallbackDeduper, parseCallback } from "./tunesmith.js";
 export {
@@ -30,22 +30,38 @@ export class Client extends WasmClient {
     } catch {
       // A hostile options object (a revoked Proxy): the wasm reads it and throws its typed error.
     }
-    if (url === undefined) {
+    // Empty, as an environment variable set to nothing gives it, is not set (as `baseUrl`).
+    if (url === undefined || url === "") {
       super(options);
       return;
     }
-    if (typeof url !== "string" || options.apiKey !== undefined) {
+    let apiKey, fetch, headers, rest;
+    try {
+      ({ apiKey, fetch, headers, ...rest } = options);
+    } catch (cause) {
+      throw new ValidationError("the Client options could not be read", { field: "options", rule: "type", cause });
+    }
+    if (typeof url !== "string" || apiKey !== undefined) {
       throw new TunesmithError(
         "`companionUrl` must be the companion's URL, without `apiKey`: the companion adds the key",
         { kind: "configuration" },
       );
     }
     const base = url.replace(/\/+$/, "");
-    const fetch = options.fetch ?? ((...a) => globalThis.fetch(...a));
+    const send = fetch ?? ((...a) => globalThis.fetch(...a));
     // Cookies go along, so that the companion's `authorize` can read the page's session.
-    const withCookies = (input, init) => fetch(input, { ...init, credentials: "include" });
-    super({ ...options, companionUrl: undefined, baseUrl: `${base}/music`, uploadUrl: `${base}/upload`, fetch: withCookies });
-    this[COMPANION] = { url: base, headers: options.headers ?? {}, fetch: withCookies };
+    const withCookies = (input, init) => send(input, { ...init, credentials: "include" });
+    super({ ...rest, headers, baseUrl: `${base}/music`, uploadUrl: `${base}/upload`, fetch: withCookies });
+    this[COMPANION] = { url: base, headers: headers ?? {}, fetch: withCookies };
+  }
+}
+
+/** Whether `self` is a live Client (not another value a method was called on, nor a freed one). */
+function isClient(self) {
+  try {
+    return self instanceof WasmClient && Boolean(self.__wbg_ptr);
+  } catch {
+    return false;
   }
 }
 
@@ -54,6 +70,13 @@ for (const name of Object.getOwnPropertyNames(WasmClient.prototype)) {
   if (typeof method !== "function" || name === "constructor" || name === "free" || name.startsWith("__")) continue;
   Object.defineProperty(Client.prototype, name, {
     value(...args) {
+      if (!isClient(this)) {
+        const error = new TunesmithError(`${name} must be called on a Client (not on another value, nor on a freed one)`, {
+          kind: "configuration",
+        });
+        if (name === "watchTask") throw error;
+        return Promise.reject(error);
+      }
       const companion = this[COMPANION];
       if (!companion) return method.apply(this, args);
       const push = import("./push.js");

@@ -3,8 +3,9 @@
 //! `tunesmith_protocol::callback`'s; this module reads and builds JS objects.
 
 use crate::errors::Error;
-use crate::js::{array_or_empty, get, is_plain_object, set, JsFields};
+use crate::js::{self, array_or_empty, get, is_plain_object, set, Arg, JsFields, MAX_JSON_UNITS};
 use crate::normalize;
+use crate::settle;
 use js_sys::{Array, Object, Uint8Array};
 use tunesmith_protocol::callback::{self, Callback};
 use tunesmith_protocol::rules::Fields;
@@ -13,50 +14,41 @@ use tunesmith_protocol::track::camel_key;
 use tunesmith_protocol::TaskFamily;
 use wasm_bindgen::prelude::*;
 
-/// The body as an object: parsed from a string or bytes (a Node `Buffer` is a `Uint8Array`).
-fn body_object(body: &JsValue) -> Result<JsValue, Error> {
-    let text = if let Some(s) = body.as_string() {
-        Some(s)
-    } else if body.is_instance_of::<Uint8Array>() || body.is_instance_of::<js_sys::ArrayBuffer>() {
-        let bytes = crate::js::new_uint8_array(&[body])
-            .map_err(|e| {
-                Error::invalid(
-                    "body",
-                    "type",
-                    "the callback body's bytes could not be read",
-                )
-                .with_cause(e)
-            })?
-            .to_vec();
-        Some(
-            String::from_utf8(bytes).map_err(|_| {
-                Error::invalid("body", "type", "the callback body is not UTF-8 text")
-            })?,
-        )
-    } else {
-        None
+/// The body as a plain object: parsed from a string or bytes (a Node `Buffer` is a `Uint8Array`),
+/// or copied as JSON data from an object, which runs its getters and traps once, here, under catch,
+/// and leaves nothing that can throw later.
+fn body_object(body: &Arg) -> Result<JsValue, Error> {
+    let value = body.value();
+    let unparsable = |e| {
+        body.invalid("type", "the callback body is not valid JSON")
+            .with_cause(e)
     };
-    let parsed = match text {
-        Some(t) => js_sys::JSON::parse(&t).map_err(|e| {
-            Error::invalid("body", "type", "the callback body is not valid JSON").with_cause(e)
-        })?,
-        // A callback body is JSON data: copying it as such runs its getters and traps once, here,
-        // under catch, and leaves nothing that can throw later.
-        None if body.is_object() => crate::js::plain_copy(body).map_err(|e| {
-            Error::invalid(
-                "body",
-                "type",
-                format!(
-                    "the callback body could not be read as JSON data: {}",
-                    crate::js::thrown_message(&e)
-                ),
-            )
-        })?,
-        None => body.clone(),
+    let parsed = if let Some(text) = body.text_within(MAX_JSON_UNITS)? {
+        js_sys::JSON::parse(&text).map_err(unparsable)?
+    } else if value.is_instance_of::<Uint8Array>() || value.is_instance_of::<js_sys::ArrayBuffer>()
+    {
+        let bytes = js::new_uint8_array(&[value]).map_err(|e| {
+            body.invalid("type", "the callback body's bytes could not be read")
+                .with_cause(e)
+        })?;
+        let too_many = bytes.length() > MAX_JSON_UNITS;
+        let text = (!too_many)
+            .then(|| String::from_utf8(bytes.to_vec()).ok())
+            .flatten()
+            .ok_or_else(|| {
+                body.invalid(
+                    "type",
+                    "the callback body is not UTF-8 text of at most 16 MiB",
+                )
+            })?;
+        js_sys::JSON::parse(&text).map_err(unparsable)?
+    } else if value.is_object() {
+        body.plain_copy()?
+    } else {
+        value.clone()
     };
     if !is_plain_object(&parsed) {
-        return Err(Error::invalid(
-            "body",
+        return Err(body.invalid(
             "type",
             "a callback body is a JSON object `{ code, msg, data }` (pass the object, its JSON text or its bytes)",
         ));
@@ -100,22 +92,26 @@ fn object_or_null(v: JsValue) -> JsValue {
 }
 
 /// Classifies and shapes a callback body (see `CallbackEvent` in `ts/waiters.d.ts`).
-pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
+pub fn parse(body: &Arg) -> Result<JsValue, Error> {
     let raw = body_object(body)?;
+    // Plain data from here on: `get` reads it.
     let data = get(&raw, "data");
     let items = get(&data, "data");
-    let first = if Array::is_array(&items) {
-        Array::from(&items).get(0)
-    } else {
-        JsValue::UNDEFINED
-    };
-    let data_fields = JsFields(&data);
-    let first_fields = JsFields(&first);
-    let event: Callback = callback::classify(
-        &JsFields(&raw),
+    let first = array_or_empty(items.clone()).get(0);
+    let (raw_fields, data_fields, first_fields) = (
+        JsFields::new(&raw),
+        JsFields::new(&data),
+        JsFields::new(&first),
+    );
+    let event = callback::classify(
+        &raw_fields,
         is_plain_object(&data).then_some(&data_fields as &dyn Fields),
         is_plain_object(&first).then_some(&first_fields as &dyn Fields),
-    )?;
+    );
+    raw_fields.verdict()?;
+    data_fields.verdict()?;
+    first_fields.verdict()?;
+    let event: Callback = event?;
     let out = Object::new();
     set(&out, "family", &JsValue::from_str(event.family.as_str()));
     set(&out, "taskId", &JsValue::from_str(&event.task_id));
@@ -188,21 +184,19 @@ pub fn parse(body: &JsValue) -> Result<JsValue, Error> {
 /// Throws `ValidationError` for anything that is not a documented callback.
 #[wasm_bindgen(js_name = parseCallback, skip_typescript)]
 pub fn parse_callback(body: JsValue) -> Result<JsValue, JsValue> {
-    parse(&body).map_err(Error::into_js)
+    settle::entered()?;
+    parse(&Arg::new(body, "body")).map_err(Error::into_js)
 }
 
 /// The dedup key of an event from `parseCallback`, or of a raw body (parsed first).
-fn key_of(event: &JsValue) -> Result<String, Error> {
-    let family = get(event, "family")
-        .as_string()
-        .and_then(|f| TaskFamily::from_name(&f));
-    let task_id = get(event, "taskId").as_string().filter(|t| !t.is_empty());
-    let stage = get(event, "stage")
-        .as_string()
-        .and_then(|s| Stage::from_callback_type(&s));
+fn key_of(event: &Arg) -> Result<String, Error> {
+    let text = |name| -> Result<Option<String>, Error> { event.field(name)?.text() };
+    let family = text("family")?.and_then(|f| TaskFamily::from_name(&f));
+    let task_id = text("taskId")?.filter(|t| !t.is_empty());
+    let stage = text("stage")?.and_then(|s| Stage::from_callback_type(&s));
     match (family, task_id, stage) {
         (Some(kind), Some(task_id), Some(stage)) => Ok(callback::dedup_key(kind, &task_id, stage)),
-        _ => key_of(&parse(event)?),
+        _ => key_of(&Arg::new(parse(event)?, "event")),
     }
 }
 
@@ -225,17 +219,18 @@ impl CallbackDeduper {
     /// `new CallbackDeduper()` or `new CallbackDeduper({ maxEntries })` (default 10000).
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<JsValue>) -> Result<CallbackDeduper, JsValue> {
-        let max = get(&options.unwrap_or(JsValue::UNDEFINED), "maxEntries");
-        let capacity = match max.as_f64() {
-            _ if max.is_undefined() || max.is_null() => DEFAULT_CAPACITY,
+        settle::entered()?;
+        let max = Arg::optional(options, "options").field("maxEntries")?;
+        let capacity = match max.number() {
+            _ if max.is_absent() => DEFAULT_CAPACITY,
             Some(n) if n.fract() == 0.0 && (1.0..=10_000_000.0).contains(&n) => n as usize,
             _ => {
-                return Err(Error::invalid(
-                    "maxEntries",
-                    "range",
-                    "`maxEntries` must be a whole number from 1 to 10000000",
-                )
-                .into_js())
+                return Err(max
+                    .invalid(
+                        "range",
+                        "`maxEntries` must be a whole number from 1 to 10000000",
+                    )
+                    .into_js())
             }
         };
         Ok(CallbackDeduper {
@@ -245,9 +240,12 @@ impl CallbackDeduper {
     }
 
     /// True the first time this family, task and stage is seen; false for a repeated delivery.
+    // `&self`, as every method here (the Map is a JS object): a getter of `event` may call back
+    // into this deduper, which a `&mut self` borrow would refuse with a throw through wasm frames.
     #[wasm_bindgen(js_name = isNew)]
-    pub fn is_new(&mut self, event: JsValue) -> Result<bool, JsValue> {
-        let key = JsValue::from_str(&key_of(&event).map_err(Error::into_js)?);
+    pub fn is_new(&self, event: JsValue) -> Result<bool, JsValue> {
+        settle::entered()?;
+        let key = JsValue::from_str(&key_of(&Arg::new(event, "event")).map_err(Error::into_js)?);
         // A repeat counts as recent use, so that a retried delivery keeps its key alive.
         let seen = self.seen.delete(&key);
         while !seen && self.seen.size() as usize >= self.capacity {
@@ -261,8 +259,9 @@ impl CallbackDeduper {
     }
 
     /// Forgets an event, so that its next delivery counts as new (when handling it failed).
-    pub fn forget(&mut self, event: JsValue) -> Result<bool, JsValue> {
-        let key = key_of(&event).map_err(Error::into_js)?;
+    pub fn forget(&self, event: JsValue) -> Result<bool, JsValue> {
+        settle::entered()?;
+        let key = key_of(&Arg::new(event, "event")).map_err(Error::into_js)?;
         Ok(self.seen.delete(&JsValue::from_str(&key)))
     }
 

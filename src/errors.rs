@@ -23,7 +23,7 @@ const fn class_name(kind: ClientErrorKind) -> &'static str {
         ClientErrorKind::Timeout => "TimeoutError",
         ClientErrorKind::Aborted => "AbortError",
         ClientErrorKind::TaskFailed => "TaskFailedError",
-        ClientErrorKind::Configuration => "TunesmithError",
+        ClientErrorKind::Configuration | ClientErrorKind::Internal => "TunesmithError",
     }
 }
 

@@ -5,25 +5,66 @@
 //!
 //! Rust web apps use `rust_api` instead (cargo feature `rust-api`): the same service through async
 //! methods over the protocol's own structs, with a typed `rust_api::Error`.
+//!
+//! # Panics
+//!
+//! A panic in wasm is fatal to the whole module, not to one call: the instance traps, every call
+//! in flight is lost, and the page must reload. So no input may reach one, and the build makes a
+//! new panic path hard to add:
+//!
+//! - Every value a caller passes enters Rust through one checked path, `js::Arg`: JavaScript only
+//!   under `catch`, nothing copied or walked without a bound, and whatever is wrong becomes a
+//!   `ValidationError` naming the field. `clippy.toml` disallows the `js_sys`/`wasm_bindgen` calls
+//!   that would read a caller's value another way (or throw through wasm frames).
+//! - Clippy denies, in this crate and in `tunesmith-protocol` (compiled into the same module),
+//!   `unwrap`, `expect`, `panic!`, `unreachable!`, `todo!`, `unimplemented!`, indexing and slicing
+//!   that can go out of bounds, slicing a string at a byte offset, and `assert!` in functions that
+//!   return a `Result` (Cargo.toml, `[lints.clippy]`).
+//! - Should a panic happen anyway, the hook of `settle.rs` rejects every pending Promise and makes
+//!   later calls fail at once, with a `TunesmithError` of kind `internal`, instead of leaving them
+//!   pending on a dead module.
+//!
+//! `panic = "abort"` in `[profile.wasm-release]` is deliberate, and the only choice on stable:
+//! `wasm32-unknown-unknown` cannot unwind without a nightly `-Zbuild-std` and wasm exception
+//! handling, which would also put a landing pad in every function that holds a value with a
+//! destructor (size, in a package with a size budget), and `catch_unwind` could still not recover a
+//! module whose `RefCell`s and JS-side state a panic left half-way. So no code here relies on
+//! unwinding, and the profile says so explicitly rather than leaving it to the target's default.
 // Tests may unwrap: a failing test should stop loudly. Shipped code may not (Cargo.toml lints).
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::disallowed_methods
+    )
+)]
 
 // Talc: binned free lists, so the cost of an allocation stays flat however many calls are in
 // flight (lol_alloc's single free list made it linear in the live blocks: 217 µs per call at
 // 1,000 calls in flight, 990 µs at 40,000), and smaller than dlmalloc. Figures: README, Reliability.
+// Wrapped, so that running out of memory rejects the pending Promises before std aborts.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: settle::ReportingAlloc<talc::wasm::WasmDynamicTalc> =
+    settle::ReportingAlloc(talc::wasm::new_wasm_dynamic_allocator());
 
 mod callbacks;
 mod client;
 mod driver;
 mod errors;
 mod js;
+// Shapes the service's answers, which the crate parsed from JSON itself: plain data, with no
+// getters or traps, that it may read with any `js_sys` call.
+#[allow(clippy::disallowed_methods)]
 mod normalize;
 mod options;
 #[cfg(feature = "rust-api")]
 pub mod rust_api;
+mod settle;
 mod typescript;
 mod uploads;
 mod validate_export;
@@ -33,14 +74,13 @@ mod watch;
 pub use callbacks::{parse_callback, CallbackDeduper};
 pub use client::Client;
 
-use driver::{text_of, Body, CallOptions, Config, Driver, Error};
-use js::{get, is_plain_object, JsFields};
+use driver::{Body, CallOptions, Config, Driver, Error};
+use js::{get, Arg, JsFields};
 use js_sys::Promise;
 use std::rc::Rc;
 use tunesmith_protocol::endpoints::Method;
 use tunesmith_protocol::{rules, Op};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen]
 extern "C" {
@@ -55,7 +95,8 @@ impl Client {
     /// bad options, and, in a browser page, for a literal `apiKey` without `dangerouslyAllowBrowser`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<ClientOptions>) -> Result<Client, JsValue> {
-        let config = Config::from_js(&options.map_or(JsValue::UNDEFINED, JsValue::from))?;
+        settle::entered()?;
+        let config = Config::from_js(&Arg::optional(options.map(JsValue::from), "options"))?;
         Ok(Client {
             inner: Rc::new(Driver::new(config)?),
         })
@@ -69,7 +110,7 @@ impl Client {
     #[inline(never)]
     fn run(&self, op: Op, request: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        settle::promise(async move {
             let options = options.unwrap_or(JsValue::UNDEFINED);
             // Read before anything is sent: a bad `wait` must not leave a charged task behind.
             let (wait, request) =
@@ -93,16 +134,16 @@ async fn call_op(
     request: JsValue,
     options: JsValue,
 ) -> Result<JsValue, Error> {
-    let opts = CallOptions::from_js(&options)?;
+    let opts = CallOptions::from_js(&Arg::new(options, "options"))?;
     let endpoint = op.endpoint();
     let request = if request.is_undefined() && endpoint.fields.is_empty() {
         js_sys::Object::new().into()
     } else {
         request
     };
-    if !is_plain_object(&request) {
-        return Err(Error::invalid(
-            "request",
+    let request = Arg::new(request, "request");
+    if !request.is_plain_object() {
+        return Err(request.invalid(
             "type",
             format!(
                 "{} takes a request object, e.g. {{ {} }}",
@@ -112,28 +153,10 @@ async fn call_op(
         ));
     }
     // From here on the request is plain data: its getters and Proxy traps ran once, under catch.
-    let (request_json, request) = js::plain_json(&request).map_err(|e| {
-        Error::invalid(
-            "request",
-            "type",
-            format!(
-                "the request could not be read as JSON data: {}",
-                js::thrown_message(&e)
-            ),
-        )
-    })?;
+    let (request_json, request) = request.plain_json()?;
     check_request(op, &request)?;
     let extra_fields = match &opts.extra_fields {
-        Some(extra) => Some(js::plain_copy(extra).map_err(|e| {
-            Error::invalid(
-                "extraFields",
-                "type",
-                format!(
-                    "`extraFields` could not be read as JSON data: {}",
-                    js::thrown_message(&e)
-                ),
-            )
-        })?),
+        Some(extra) => Some(extra.plain_copy()?),
         None => None,
     };
     let (body, query) = match endpoint.method {
@@ -148,8 +171,8 @@ async fn call_op(
                 })
                 .collect::<Vec<_>>();
             if let Some(extra) = &extra_fields {
-                for (k, v) in js::entries(extra).unwrap_or_default() {
-                    if let Some(v) = text_of(&v) {
+                for (k, v) in Arg::new(extra.clone(), "extraFields").entries()? {
+                    if let Some(v) = text_of(&Arg::new(v, "extraFields"))? {
                         query.push((k, v));
                     }
                 }
@@ -160,15 +183,10 @@ async fn call_op(
             let json = match &extra_fields {
                 Some(extra) => {
                     let merged = js::shallow_copy(&request);
-                    let _ = js_sys::Object::assign(&merged, &js_sys::Object::from(extra.clone()));
-                    String::from(js_sys::JSON::stringify(&merged).map_err(|e| {
-                        Error::invalid(
-                            "request",
-                            "type",
-                            "the request could not be encoded as JSON",
-                        )
-                        .with_cause(e)
-                    })?)
+                    for (k, v) in Arg::new(extra.clone(), "extraFields").entries()? {
+                        js::set(&merged, &k, &v);
+                    }
+                    Arg::new(merged.into(), "request").plain_json()?.0
                 }
                 None => request_json,
             };
@@ -183,11 +201,24 @@ async fn call_op(
 /// The package's rules for a request of `op` (plain data): the operation's rules, then no field
 /// it does not have. Shared by the client's calls and `validateRequest` (the companion's check).
 fn check_request(op: Op, request: &JsValue) -> Result<(), Error> {
-    op.validate(&JsFields(request))?;
-    for key in js::keys(request).unwrap_or_default() {
+    let fields = JsFields::new(request);
+    let verdict = op.validate(&fields);
+    fields.verdict()?;
+    verdict?;
+    for (key, _) in Arg::new(request.clone(), "request").entries()? {
         rules::check_known(op.endpoint().fields, &key)?;
     }
     Ok(())
+}
+
+/// A query parameter's text: strings as they are, numbers and booleans written out.
+fn text_of(v: &Arg) -> Result<Option<String>, Error> {
+    Ok(v.text()?
+        .or_else(|| v.number().map(tunesmith_protocol::num::fmt))
+        .or_else(|| {
+            v.boolean()
+                .map(|b| if b { "true".into() } else { "false".into() })
+        }))
 }
 
 /// One exported method per operation. Their TypeScript signatures (with optional options and

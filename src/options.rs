@@ -4,48 +4,48 @@ use crate::driver::{
     service_url, ApiKey, CallOptions, Config, Error, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
     DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
-use crate::js::{get, get_string};
-use js_sys::Function;
+use crate::js::{self, get, Arg};
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
 
 impl Config {
-    pub fn from_js(options: &JsValue) -> Result<Config, Error> {
-        if !options.is_undefined() && !options.is_null() && !options.is_object() {
+    pub fn from_js(options: &Arg) -> Result<Config, Error> {
+        if !options.is_absent() && !options.is_object() {
             return Err(Error::configuration(
                 "Client options must be an object, e.g. new Client({ apiKey })",
             ));
         }
-        let api_key = read_api_key(&get(options, "apiKey"))?;
-        let base_url = read_url(options, "baseUrl", DEFAULT_BASE_URL)?;
-        let upload_url = read_url(options, "uploadUrl", DEFAULT_UPLOAD_URL)?;
-        let service_segment =
-            get_string(options, "serviceSegment").unwrap_or_else(|| DEFAULT_SEGMENT.to_owned());
+        let api_key = read_api_key(&options.field("apiKey")?)?;
+        let base_url = read_url(&options.field("baseUrl")?, DEFAULT_BASE_URL)?;
+        let upload_url = read_url(&options.field("uploadUrl")?, DEFAULT_UPLOAD_URL)?;
+        let segment = options.field("serviceSegment")?;
+        let service_segment = segment
+            .text()?
+            .unwrap_or_else(|| DEFAULT_SEGMENT.to_owned());
         if service_segment.is_empty() || service_segment.contains(['/', '?', '#']) {
-            return Err(Error::invalid(
-                "serviceSegment",
-                "type",
-                "`serviceSegment` must be one path segment",
-            ));
+            return Err(segment.invalid("type", "`serviceSegment` must be one path segment"));
         }
-        let timeout_ms = read_timeout(options, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let timeout_ms = read_timeout(&options.field("timeoutMs")?)?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let upload_timeout_ms =
-            read_timeout(options, "uploadTimeoutMs")?.unwrap_or(DEFAULT_UPLOAD_TIMEOUT_MS);
-        let max_retries = read_retries(options)?.unwrap_or(DEFAULT_MAX_RETRIES);
-        let headers = read_headers(&get(options, "headers"))?;
-        let fetch = match get(options, "fetch") {
-            v if v.is_undefined() || v.is_null() => None,
-            v => Some(v.dyn_into::<Function>().map_err(|_| {
-                Error::invalid(
-                    "fetch",
+            read_timeout(&options.field("uploadTimeoutMs")?)?.unwrap_or(DEFAULT_UPLOAD_TIMEOUT_MS);
+        let max_retries =
+            read_retries(&options.field("maxRetries")?)?.unwrap_or(DEFAULT_MAX_RETRIES);
+        let headers = read_headers(&options.field("headers")?)?;
+        let fetch = options.field("fetch")?;
+        let fetch = match fetch.function() {
+            _ if fetch.is_absent() => None,
+            Some(f) => Some(f),
+            None => {
+                return Err(fetch.invalid(
                     "type",
                     "`fetch` must be a function with the signature of the global fetch",
-                )
-            })?),
+                ))
+            }
         };
-        let dangerously = get(options, "dangerouslyAllowBrowser")
-            .as_bool()
+        let dangerously = options
+            .field("dangerouslyAllowBrowser")?
+            .boolean()
             .unwrap_or(false);
         if matches!(api_key, Some(ApiKey::Literal(_))) && !dangerously && in_browser() {
             return Err(Error::configuration(
@@ -77,107 +77,82 @@ fn in_browser() -> bool {
     !window.is_undefined() && !get(&window, "document").is_undefined()
 }
 
-fn read_api_key(v: &JsValue) -> Result<Option<ApiKey>, Error> {
-    if v.is_undefined() || v.is_null() {
+fn read_api_key(v: &Arg) -> Result<Option<ApiKey>, Error> {
+    if v.is_absent() {
         return Ok(None);
     }
-    if let Some(s) = v.as_string() {
+    if let Some(s) = v.text()? {
         if s.trim().is_empty() {
-            return Err(Error::invalid(
-                "apiKey",
-                "required",
-                "`apiKey` must not be empty",
-            ));
+            return Err(v.invalid("required", "`apiKey` must not be empty"));
         }
         return Ok(Some(ApiKey::Literal(s)));
     }
-    match v.clone().dyn_into::<Function>() {
-        Ok(f) => Ok(Some(ApiKey::Provider(f))),
-        Err(_) => Err(Error::invalid(
-            "apiKey",
+    match v.function() {
+        Some(f) => Ok(Some(ApiKey::Provider(f))),
+        None => Err(v.invalid(
             "type",
             "`apiKey` must be a string or a function returning a string or a Promise of one",
         )),
     }
 }
 
-fn read_url(options: &JsValue, field: &'static str, default: &str) -> Result<String, Error> {
-    let Some(url) = get_string(options, field) else {
-        if get(options, field).is_undefined() {
-            return Ok(default.to_owned());
-        }
-        return Err(Error::invalid(
-            field,
-            "type",
-            format!("`{field}` must be a string URL"),
-        ));
+/// A URL option; absent, or set to an empty string, it is the service's own. (An environment
+/// variable set but left empty, `TUNESMITH_BASE_URL=`, means "not set" to whoever wrote it.)
+fn read_url(v: &Arg, default: &str) -> Result<String, Error> {
+    if v.is_undefined() {
+        return Ok(default.to_owned());
+    }
+    let Some(url) = v.text()? else {
+        return Err(v.invalid("type", format!("`{}` must be a string URL", v.name())));
     };
-    service_url(field, &url)
+    if url.trim().is_empty() {
+        return Ok(default.to_owned());
+    }
+    service_url(v.name(), &url)
 }
 
 /// A positive number of milliseconds, or `None` when absent.
-pub fn read_timeout(options: &JsValue, field: &'static str) -> Result<Option<f64>, Error> {
-    let v = get(options, field);
-    if v.is_undefined() || v.is_null() {
+pub fn read_timeout(v: &Arg) -> Result<Option<f64>, Error> {
+    if v.is_absent() {
         return Ok(None);
     }
-    match v.as_f64() {
+    match v.number() {
         Some(ms) if ms.is_finite() && ms > 0.0 => Ok(Some(ms)),
-        _ => Err(Error::invalid(
-            field,
+        _ => Err(v.invalid(
             "range",
-            format!("`{field}` must be a positive number of milliseconds"),
+            format!("`{}` must be a positive number of milliseconds", v.name()),
         )),
     }
 }
 
-fn read_retries(options: &JsValue) -> Result<Option<u32>, Error> {
-    let v = get(options, "maxRetries");
-    if v.is_undefined() || v.is_null() {
+fn read_retries(v: &Arg) -> Result<Option<u32>, Error> {
+    if v.is_absent() {
         return Ok(None);
     }
-    match v.as_f64() {
+    match v.number() {
         Some(n) if n.fract() == 0.0 && (0.0..=10.0).contains(&n) => Ok(Some(n as u32)),
-        _ => Err(Error::invalid(
-            "maxRetries",
-            "range",
-            "`maxRetries` must be a whole number from 0 to 10",
-        )),
+        _ => Err(v.invalid("range", "`maxRetries` must be a whole number from 0 to 10")),
     }
 }
 
-fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
-    if v.is_undefined() || v.is_null() {
+fn read_headers(v: &Arg) -> Result<Vec<(String, String)>, Error> {
+    if v.is_absent() {
         return Ok(Vec::new());
     }
     if !v.is_object() {
-        return Err(Error::invalid(
-            "headers",
+        return Err(v.invalid(
             "type",
             "`headers` must be an object of header names to strings",
         ));
     }
     let mut out = Vec::new();
-    let pairs = crate::js::entries(v).map_err(|e| {
-        Error::invalid(
-            "headers",
-            "type",
-            format!(
-                "`headers` could not be read: {}",
-                crate::js::thrown_message(&e)
-            ),
-        )
-    })?;
-    for (name, value) in pairs {
-        match value.as_string() {
+    for (name, value) in v.entries()? {
+        let value = Arg::new(value, "headers");
+        match value.text()? {
             Some(value) => out.push((name, value)),
             None if value.is_undefined() => {}
             None => {
-                return Err(Error::invalid(
-                    "headers",
-                    "type",
-                    format!("header `{name}` must have a string value"),
-                ));
+                return Err(v.invalid("type", format!("header `{name}` must have a string value")));
             }
         }
     }
@@ -185,34 +160,23 @@ fn read_headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
 }
 
 impl CallOptions {
-    pub fn from_js(v: &JsValue) -> Result<CallOptions, Error> {
-        if v.is_undefined() || v.is_null() {
+    pub fn from_js(v: &Arg) -> Result<CallOptions, Error> {
+        if v.is_absent() {
             return Ok(CallOptions::default());
         }
         if !v.is_object() {
-            return Err(Error::invalid(
-                "options",
+            return Err(v.invalid(
                 "type",
                 "call options must be an object like { signal, timeoutMs }",
             ));
         }
-        let signal = match get(v, "signal") {
-            s if s.is_undefined() || s.is_null() => None,
-            s if get(&s, "aborted").as_bool().is_some() => Some(s.unchecked_into::<AbortSignal>()),
-            _ => {
-                return Err(Error::invalid(
-                    "signal",
-                    "type",
-                    "`signal` must be an AbortSignal",
-                ))
-            }
-        };
-        let extra_fields = match get(v, "extraFields") {
-            e if e.is_undefined() || e.is_null() => None,
-            e if crate::js::is_plain_object(&e) => Some(e),
-            _ => {
-                return Err(Error::invalid(
-                    "extraFields",
+        let signal = read_signal(&v.field("signal")?)?;
+        let extra = v.field("extraFields")?;
+        let extra_fields = match extra {
+            e if e.is_absent() => None,
+            e if e.is_plain_object() => Some(e),
+            e => {
+                return Err(e.invalid(
                     "type",
                     "`extraFields` must be a plain object of fields to send as they are",
                 ))
@@ -220,10 +184,35 @@ impl CallOptions {
         };
         Ok(CallOptions {
             signal,
-            timeout_ms: read_timeout(v, "timeoutMs")?,
-            max_retries: read_retries(v)?,
-            headers: read_headers(&get(v, "headers"))?,
+            timeout_ms: read_timeout(&v.field("timeoutMs")?)?,
+            max_retries: read_retries(&v.field("maxRetries")?)?,
+            headers: read_headers(&v.field("headers")?)?,
             extra_fields,
         })
+    }
+}
+
+/// An `AbortSignal`, or `None`. The client listens to it and reads it later through web-sys,
+/// outside the checked path, where a Proxy's traps or a look-alike's getters would throw: so only a
+/// genuine one is taken, and where the runtime has `AbortSignal.any` the client keeps a signal of
+/// its own that follows it (made under catch, the caller's signal read once, here).
+pub fn read_signal(s: &Arg) -> Result<Option<AbortSignal>, Error> {
+    if s.is_absent() {
+        return Ok(None);
+    }
+    let refused = || s.invalid("type", "`signal` must be an AbortSignal");
+    let class = get(&js_sys::global(), "AbortSignal");
+    if !get(&class, "any").is_function() {
+        return s
+            .value()
+            .dyn_ref::<AbortSignal>()
+            .cloned()
+            .map(Some)
+            .ok_or_else(refused);
+    }
+    let list: js_sys::Array = std::iter::once(s.value().clone()).collect();
+    match js::call_method(&class, "any", &[&list]) {
+        Ok(own) if own.is_object() => Ok(Some(own.unchecked_into())),
+        _ => Err(refused()),
     }
 }

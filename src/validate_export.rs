@@ -4,35 +4,37 @@
 //! generated `pkg-template/server/routes.js`: a table in JS costs the wasm nothing.)
 
 use crate::errors::Error;
-use crate::js::is_plain_object;
+use crate::js::Arg;
+use crate::settle;
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
 /// Throws the `ValidationError` the client would throw for `request` (a plain object of JSON data:
 /// the body of a POST, the query of a GET) of `operation`. Internal to `tunesmith/server`.
+// `operation` is a `JsValue`, not a `&str`: the glue would convert any other value to a string in
+// JavaScript, running its `toString` outside the checked path.
 #[wasm_bindgen(js_name = validateRequest, skip_typescript)]
-pub fn validate_request(operation: &str, request: JsValue) -> Result<(), JsValue> {
-    check(operation, &request).map_err(Error::into_js)
+pub fn validate_request(operation: JsValue, request: JsValue) -> Result<(), JsValue> {
+    settle::entered()?;
+    check(
+        &Arg::new(operation, "operation"),
+        &Arg::new(request, "request"),
+    )
+    .map_err(Error::into_js)
 }
 
-fn check(operation: &str, request: &JsValue) -> Result<(), Error> {
+fn check(operation: &Arg, request: &Arg) -> Result<(), Error> {
+    let name = operation.text()?;
     let Some(op) = Op::ALL
         .into_iter()
-        .find(|op| op.endpoint().name == operation)
+        .find(|op| Some(op.endpoint().name) == name.as_deref())
     else {
-        return Err(Error::invalid(
-            "operation",
-            "type",
-            "no operation has this name",
-        ));
+        return Err(operation.invalid("type", "no operation has this name"));
     };
-    if !is_plain_object(request) {
-        return Err(Error::invalid(
-            "request",
-            "type",
-            "the request must be a JSON object",
-        ));
+    if !request.is_plain_object() {
+        return Err(request.invalid("type", "the request must be a JSON object"));
     }
-    // The very checks of the client's own calls.
-    crate::check_request(op, request)
+    // The very checks of the client's own calls (each read under catch: the companion passes
+    // parsed JSON, but the export takes any value).
+    crate::check_request(op, request.value())
 }

@@ -1,17 +1,16 @@
 //! The JavaScript face's waiters: `waitFor*` and `wait` on creates read their options, follow the
 //! task with the driver's polling loop (`driver::Poll`), and hand each record to `onProgress`.
 
-use crate::driver::{CallOptions, Driver, Error, Poll};
-use crate::js::{get, get_string, set, shallow_copy};
+use crate::driver::{Driver, Error, Poll};
+use crate::js::{shallow_copy, Arg};
 use crate::normalize;
-use crate::options::read_timeout;
-use crate::Client;
-use js_sys::{Function, Object, Promise};
+use crate::options::{read_signal, read_timeout};
+use crate::{settle, Client};
+use js_sys::{Function, Promise};
 use std::rc::Rc;
 use tunesmith_protocol::schedule::{PollSchedule, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::{Op, TaskFamily};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 /// Options of a waiter: `{ signal, timeoutMs, minIntervalMs, maxIntervalMs, onProgress }`.
@@ -23,26 +22,26 @@ pub struct WaitOptions {
 }
 
 impl WaitOptions {
-    pub fn from_js(v: &JsValue) -> Result<WaitOptions, Error> {
-        if !v.is_undefined() && !v.is_null() && !v.is_object() {
-            return Err(Error::invalid(
-                "options",
+    pub fn from_js(v: &Arg) -> Result<WaitOptions, Error> {
+        if !v.is_absent() && !v.is_object() {
+            return Err(v.invalid(
                 "type",
                 "waiter options must be an object like { timeoutMs, onProgress, signal }",
             ));
         }
         // The signal is read (and checked) the same way as for any call.
-        let signal = CallOptions::from_js(&signal_only(v))?.signal;
-        let ms = |field| read_timeout(v, field).map(|o| o.map(|ms| ms.round().max(1.0) as u64));
-        let on_progress = match get(v, "onProgress") {
-            f if f.is_undefined() || f.is_null() => None,
-            f => Some(f.dyn_into::<Function>().map_err(|_| {
-                Error::invalid(
-                    "onProgress",
-                    "type",
-                    "`onProgress` must be a function taking the record",
-                )
-            })?),
+        let signal = read_signal(&v.field("signal")?)?;
+        let ms = |field| -> Result<Option<u64>, Error> {
+            Ok(read_timeout(&v.field(field)?)?.map(|ms| ms.round().max(1.0) as u64))
+        };
+        let on_progress = v.field("onProgress")?;
+        let on_progress = match on_progress.function() {
+            _ if on_progress.is_absent() => None,
+            Some(f) => Some(f),
+            None => {
+                return Err(on_progress
+                    .invalid("type", "`onProgress` must be a function taking the record"))
+            }
         };
         Ok(WaitOptions {
             signal,
@@ -51,21 +50,22 @@ impl WaitOptions {
             on_progress,
         })
     }
-}
 
-/// `{ signal }` of `v`, so that `CallOptions` does not misread the waiter's own `timeoutMs`.
-fn signal_only(v: &JsValue) -> JsValue {
-    let out = Object::new();
-    let signal = get(v, "signal");
-    if !signal.is_undefined() {
-        set(&out, "signal", &signal);
+    /// The defaults, with only the call's `signal`, for `wait: true` (the call's `timeoutMs` is
+    /// per attempt, not the wait's deadline).
+    fn signal_only(options: &Arg) -> Result<WaitOptions, Error> {
+        let mut opts = WaitOptions::from_js(&Arg::new(JsValue::UNDEFINED, "wait"))?;
+        opts.signal = read_signal(&options.field("signal")?)?;
+        Ok(opts)
     }
-    out.into()
 }
 
 /// A task id given as a string or as what a create resolved with (`{ taskId }`).
-pub fn task_id_of(v: &JsValue) -> Result<String, Error> {
-    let id = v.as_string().or_else(|| get_string(v, "taskId"));
+pub fn task_id_of(v: &Arg) -> Result<String, Error> {
+    let id = match v.text()? {
+        Some(id) => Some(id),
+        None => v.field("taskId")?.text()?,
+    };
     match id {
         Some(id) if !id.trim().is_empty() => Ok(id),
         _ => Err(Error::invalid(
@@ -115,10 +115,10 @@ fn waiter_promise(
     options: Option<JsValue>,
 ) -> Promise {
     let inner = client.inner.clone();
-    future_to_promise(async move {
+    settle::promise(async move {
         let opts =
-            WaitOptions::from_js(&options.unwrap_or(JsValue::UNDEFINED)).map_err(Error::into_js)?;
-        let task_id = task_id_of(&task_id).map_err(Error::into_js)?;
+            WaitOptions::from_js(&Arg::optional(options, "options")).map_err(Error::into_js)?;
+        let task_id = task_id_of(&Arg::new(task_id, "taskId")).map_err(Error::into_js)?;
         wait_for(inner, family, task_id, opts).await
     })
 }
@@ -131,8 +131,9 @@ pub fn wait_requested(
     request: &JsValue,
     options: &JsValue,
 ) -> Result<(Option<(TaskFamily, WaitOptions)>, JsValue), Error> {
-    let in_options = get(options, "wait");
-    let in_request = get(request, "wait");
+    let options = Arg::new(options.clone(), "options");
+    let in_options = options.field("wait")?;
+    let in_request = Arg::new(request.clone(), "request").field("wait")?;
     let (wait, request) = if !in_request.is_undefined() && request.is_object() {
         let copy = shallow_copy(request);
         // Deleting from a fresh plain-object copy cannot fail.
@@ -149,21 +150,19 @@ pub fn wait_requested(
         (in_options, request.clone())
     };
     let opts =
-        match wait {
-            w if w.is_undefined() || w.is_null() || w.as_bool() == Some(false) => {
-                return Ok((None, request))
-            }
-            w if w.as_bool() == Some(true) => WaitOptions::from_js(&signal_only(options))?,
-            w if w.is_object() => {
-                let mut opts = WaitOptions::from_js(&w)?;
+        match wait.boolean() {
+            _ if wait.is_absent() => return Ok((None, request)),
+            Some(false) => return Ok((None, request)),
+            Some(true) => WaitOptions::signal_only(&options)?,
+            None if wait.is_object() => {
+                let mut opts = WaitOptions::from_js(&wait)?;
                 // The call's signal also cancels the wait, unless the wait has its own.
                 if opts.signal.is_none() {
-                    opts.signal = WaitOptions::from_js(&signal_only(options))?.signal;
+                    opts.signal = read_signal(&options.field("signal")?)?;
                 }
                 opts
             }
-            _ => return Err(Error::invalid(
-                "wait",
+            None => return Err(wait.invalid(
                 "type",
                 "`wait` must be true or the waiter options { timeoutMs, onProgress, signal, ... }",
             )),
@@ -188,7 +187,7 @@ pub async fn wait_after_create(
     created: JsValue,
     opts: WaitOptions,
 ) -> Result<JsValue, JsValue> {
-    let task_id = task_id_of(&created).map_err(Error::into_js)?;
+    let task_id = task_id_of(&Arg::new(created, "taskId")).map_err(Error::into_js)?;
     wait_for(inner, family, task_id, opts).await
 }
 

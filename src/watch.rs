@@ -2,16 +2,15 @@
 //! driver's polling loop until the next change of stage.
 
 use crate::driver::{Driver, Error, Poll};
-use crate::js::{get, set};
+use crate::js::{get, set, Arg};
 use crate::normalize;
 use crate::waiters::{task_id_of, WaitOptions};
-use crate::Client;
+use crate::{settle, Client};
 use js_sys::{Function, Object, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use tunesmith_protocol::TaskFamily;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(module = "/src/js/waiters.js")]
 extern "C" {
@@ -58,7 +57,7 @@ fn watch(inner: Rc<Driver>, task_id: String, opts: &WaitOptions) -> Result<JsVal
     // The JS wrapper calls `step` one at a time, so the poll is never borrowed twice.
     let step = Closure::<dyn FnMut() -> Promise>::new(move || {
         let (cell, closed) = (step_poll.clone(), step_closed.clone());
-        future_to_promise(async move {
+        settle::promise(async move {
             let taken = cell.borrow_mut().take();
             let Some(mut poll) = taken else {
                 return Ok(iter_result(&JsValue::UNDEFINED, true));
@@ -96,8 +95,9 @@ impl Client {
         task_id: JsValue,
         options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let opts = WaitOptions::from_js(&options.unwrap_or(JsValue::UNDEFINED))?;
-        let task_id = task_id_of(&task_id)?;
+        settle::entered()?;
+        let opts = WaitOptions::from_js(&Arg::optional(options, "options"))?;
+        let task_id = task_id_of(&Arg::new(task_id, "taskId"))?;
         Ok(watch(self.inner.clone(), task_id, &opts)?)
     }
 }

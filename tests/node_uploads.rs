@@ -1,5 +1,12 @@
 //! Uploads in Node (wasm-bindgen-test's default environment): Base64, URL and Blob stream paths.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice,
+    clippy::disallowed_methods
+)]
 
 #[path = "suite/common.rs"]
 #[allow(dead_code)]

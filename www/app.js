@@ -53,18 +53,23 @@ async function main() {
   initMashup();
   initRecovery();
   const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
-  // `cargo xtask demo` runs a companion that holds the key and writes its URL into companion.json
-  // (null here: a page served without one talks to the emulator directly, with the dev key).
-  const companionUrl = params.get("companion") ?? (await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}))).companionUrl;
+  // `cargo xtask demo` runs a companion that holds the key and writes its URL into companion.json,
+  // with the URL of the demo's own routes beside it (top-up, callbacks received); null there: a
+  // page served without one talks to the emulator directly, with the dev key.
+  const served = await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
+  const companionUrl = params.get("companion") ?? served.companionUrl ?? null;
+  const demoUrl = params.get("companion") ? params.get("demo") : served.demoUrl ?? null;
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.
   const inbox = `demo-${Math.random().toString(36).slice(2, 10)}`;
   await apply({
     baseUrl,
     uploadUrl: (params.get("upload") ?? uploadHost(doc) ?? nextPort(baseUrl)).replace(/\/$/, ""),
-    apiKey: companionUrl ? "" : params.get("key") ?? DEV_KEY,
+    apiKey: companionUrl ? null : params.get("key") ?? DEV_KEY,
     companionUrl,
-    callBackUrl: params.get("callback") ?? `${baseUrl}/inbox/${inbox}`,
+    demoUrl,
+    // Through the companion, each create's callback URL is the companion's own.
+    callBackUrl: companionUrl ? undefined : params.get("callback") ?? `${baseUrl}/inbox/${inbox}`,
   }, doc);
   document.body.dataset.ready = "true";
 }

@@ -35,12 +35,13 @@ POST /_emulator/faults, POST /_emulator/credits, POST /_emulator/clock; callback
 #[derive(Parser, Clone, Debug)]
 #[command(name = "tunesmith-emulator", version, about = ABOUT, long_about = LONG_ABOUT, args_override_self = true)]
 pub struct Config {
-    /// Address of the music host; port 0 picks a free port.
-    #[arg(long, default_value = "127.0.0.1:8787")]
+    /// Address of the music host; port 0 picks a free port. Not the ports of `cargo xtask demo`
+    /// (8787 to 8789), so that the emulator and the demo can run side by side.
+    #[arg(long, default_value = "127.0.0.1:8790")]
     pub music_addr: SocketAddr,
 
     /// Address of the upload host; port 0 picks a free port.
-    #[arg(long, default_value = "127.0.0.1:8788")]
+    #[arg(long, default_value = "127.0.0.1:8791")]
     pub upload_addr: SocketAddr,
 
     /// Accepted bearer token (repeatable). Without any, the development key `ts-dev-key` is accepted.

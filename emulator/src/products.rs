@@ -232,8 +232,13 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
             .await
         }
         Product::Video => {
-            let seed = task.seed;
-            blocking(move || media::tiny_mp4(seed)).await
+            // The track's own cover (its `imageUrl`) over the track's audio.
+            let parent = app.tasks.get(task.parent_task.as_deref()?)?;
+            let cover_seed = parent.tracks.get(task.music_index as usize)?.seed;
+            let track = parent_track(app, task).await?;
+            blocking(move || media::music_video(&track, cover_seed))
+                .await
+                .filter(|b| !b.is_empty())
         }
         Product::Recovered { index } => recovered_track(app, task, index).await,
     }

@@ -247,6 +247,26 @@ async fn traversal_is_refused_and_nothing_lands_outside() {
 }
 
 #[tokio::test]
+async fn a_base64_file_of_exactly_the_limit_is_stored_and_one_byte_more_is_refused() {
+    // The limit counts the file's bytes: the `=` padding of a length that is not a multiple of 3
+    // stands for no byte (10 MiB is 3k + 1 bytes: its Base64 ends in `==`).
+    let emu = Emu::start(&[]).await;
+    let limit = tunesmith_protocol::upload::MAX_BASE64_FILE_BYTES as usize;
+    for (size, padding) in [(limit, "=="), (limit - 2, "=")] {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(payload(size - 12));
+        assert!(encoded.ends_with(padding) && !encoded.ends_with(&format!("{padding}=")));
+        let (status, v) = b64(&emu, json!({"base64Data": encoded, "fileName": "edge.wav"})).await;
+        assert_eq!(status, 200, "{size} bytes: {v}");
+        check_record(&v["data"], size, "audio/wav");
+    }
+    let over = base64::engine::general_purpose::STANDARD.encode(payload(limit + 1 - 12));
+    let (status, v) = b64(&emu, json!({"base64Data": over, "fileName": "edge.wav"})).await;
+    assert_eq!(status, 400, "{v}");
+    let msg = v["msg"].as_str().unwrap_or_default();
+    assert!(msg.contains(&format!("holds {} bytes", limit + 1)), "{msg}");
+}
+
+#[tokio::test]
 async fn oversized_bodies_get_clean_answers_and_leave_nothing() {
     let emu = Emu::start(&["--max-upload-mb", "1"]).await;
     let (status, v) = stream(

@@ -1,23 +1,69 @@
 // The companion's own answers: JSON with the shape of a service envelope (`code`, `msg`), so that a
-// page's client reads a refusal as a typed error with its message, plus `error` for programs.
+// page's client reads a refusal as a typed error with its message, plus `error` for programs; and
+// the reading of request bodies, capped.
 
-/** A JSON answer with the given status, headers and body. */
-export function json(status, body, headers = {}) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
-  });
+/** @typedef {import("./options.js").Context} Context */
+
+/**
+ * An answer of the companion's before it is a `Response`: the handler makes one of it, while
+ * `toNodeListener` writes it as it is (a `Response` costs more to make and read than the rest of a
+ * small request's handling).
+ * @typedef {object} Reply
+ * @property {number} status
+ * @property {Record<string, string>} headers lower-case names
+ * @property {string | ReadableStream<Uint8Array> | null} body
+ */
+
+/** Where a companion's handler keeps its function that answers with a `Reply`, for `toNodeListener`. */
+export const REPLY = Symbol("reply");
+
+/** @param {Reply} reply */
+export const toResponse = (reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
+
+/**
+ * A `Response` as a Reply, its body streamed as it is.
+ * @param {Response} response @returns {Reply}
+ */
+export function fromResponse(response) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  for (const [name, value] of response.headers) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  return { status: response.status, headers, body: response.body };
 }
 
-/** A refusal: `{ code, msg, error }`, and any extra fields (`field`, `rule`, `limit`). */
+const HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+};
+
+/**
+ * A JSON answer with the given status, headers and body.
+ * @param {number} status @param {unknown} body @param {Record<string, string>} [headers]
+ * @returns {Reply}
+ */
+export function json(status, body, headers = {}) {
+  return { status, headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+/**
+ * A refusal: `{ code, msg, error }`, and any extra fields (`field`, `rule`, `limit`).
+ * @param {number} status @param {string} error @param {string} msg
+ * @param {Record<string, unknown>} [extra] @param {Record<string, string>} [headers]
+ * @returns {Reply}
+ */
 export function refuse(status, error, msg, extra = {}, headers = {}) {
   return json(status, { code: status, msg, error, ...extra }, headers);
 }
 
-/** The bytes of a body, refused past `max` bytes without reading the rest. */
+/**
+ * The bytes of a body, or `null` past `max` bytes (the rest is not read).
+ * @param {ReadableStream<Uint8Array> | null} body @param {number} max
+ */
 export async function readCapped(body, max) {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
+  /** @type {Uint8Array[]} */
   const chunks = [];
   let size = 0;
   for (;;) {
@@ -37,4 +83,80 @@ export async function readCapped(body, max) {
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * A JSON object body, decoded chunk by chunk as it arrives (each chunk is let go once decoded: the
+ * bytes are never gathered into one copy), within `max` bytes and the instance's budget of body
+ * bytes in flight (`limits.bodyBytesInFlight`, all requests together). The bytes stay counted in
+ * `lease` until the request is over (its fields are forwarded from memory).
+ * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
+ * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Reply }>}
+ */
+export async function readJson(ctx, request, max, lease) {
+  const budget = ctx.limits.bodyBytesInFlight;
+  /** Takes `bytes` more from the budget; false when they do not fit. @param {number} bytes */
+  const take = (bytes) => {
+    if (ctx.inFlight.bodyBytes + bytes > budget) return false;
+    ctx.inFlight.bodyBytes += bytes;
+    lease.bytes += bytes;
+    return true;
+  };
+  const busy = () => ({
+    refusal: refuse(
+      503,
+      "busy",
+      "the companion holds as many request bodies as it may at once; try again in a moment",
+      { limit: "bodyBytesInFlight" },
+      { "retry-after": "1" },
+    ),
+  });
+  const tooLarge = () => ({
+    refusal: refuse(413, "too_large", `a JSON request is at most ${describe(max)} here`, { field: "request", rule: "max_bytes" }),
+  });
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > max) return tooLarge();
+  // A declared length is taken from the budget at once; an undeclared one as it arrives.
+  if (Number.isFinite(declared) && !take(declared)) return busy();
+  if (!request.body) return parse("");
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  /** @type {string[]} */
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return tooLarge();
+    }
+    if (size > lease.bytes && !take(size - lease.bytes)) {
+      await reader.cancel().catch(() => {});
+      return busy();
+    }
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parse(parts.join(""));
+}
+
+/** @param {string} text @returns {{ fields: Record<string, unknown> } | { refusal: Reply }} */
+function parse(text) {
+  let fields;
+  try {
+    fields = JSON.parse(text);
+  } catch {
+    return { refusal: refuse(400, "validation", "the request body is not JSON", { field: "request", rule: "type" }) };
+  }
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) {
+    return { refusal: refuse(400, "validation", "the request body must be a JSON object", { field: "request", rule: "type" }) };
+  }
+  return { fields };
+}
+
+/** 65536 -> "64 KiB". @param {number} bytes */
+function describe(bytes) {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }

@@ -1,62 +1,149 @@
-// The service's callbacks, received for the page: each create's `callBackUrl` carries a token that
-// only this companion and the service know (the service signs nothing), which names the user and
-// the task. A callback is answered at once, deduplicated, and published to that user's pages.
-import { parseCallback } from "tunesmith";
+// The service's callbacks, received for the page. Each create's `callBackUrl` carries a token that
+// only this companion and the service know (the service signs nothing): 128 random bits and a MAC
+// of them and the user's id under a key derived from the API key, so that the token proves whose
+// it is even to an instance that has forgotten it. A token is bound to the one task its create
+// answered with, and dies with that task (its final callback) or with a refused create.
 import { readCapped, json, refuse } from "./answers.js";
 import { MAX_CALLBACK_BYTES } from "./options.js";
 import { taskEnded } from "./limits.js";
 import { publish } from "./events.js";
+import { parseCallback } from "./wasm.js";
+import { recordReferences } from "./references.js";
+
+/** @typedef {import("./options.js").Context} Context */
+/** @typedef {{ user: string, task: string | null, ended?: boolean }} Binding */
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** How long a callback that overtook its create's answer waits for it (the service allows 15 s). */
+const BIND_WAIT_MS = 10_000;
+const BIND_POLL_MS = 100;
 
-/** 256 random bits, URL-safe: the secret of one task's callback URL. */
-export async function newToken(ctx, user) {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const token = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  await ctx.store.set(`token:${token}`, JSON.stringify({ user, task: null }), ctx.retentionMs);
-  return token;
+/** @type {WeakMap<Context, Promise<CryptoKey>>} */
+const macKeys = new WeakMap();
+
+/** The HMAC key of a companion's tokens: derived from the API key, never the key itself. @param {Context} ctx */
+function macKey(ctx) {
+  let key = macKeys.get(ctx);
+  if (!key) {
+    key = crypto.subtle
+      .digest("SHA-256", new TextEncoder().encode(`tunesmith companion callback tokens\u0000${ctx.apiKey}`))
+      .then((raw) => crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
+    macKeys.set(ctx, key);
+  }
+  return key;
 }
 
+/** @param {Uint8Array} bytes */
+const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** The MAC half of a token: 16 bytes of HMAC(nonce, user). @param {Context} ctx @param {Uint8Array} nonce @param {string} user */
+async function mac(ctx, nonce, user) {
+  const message = new Uint8Array([...nonce, ...new TextEncoder().encode(user)]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await macKey(ctx), message)).subarray(0, 16);
+}
+
+/** A new token of `user`: 32 bytes, URL-safe Base64 (43 characters). Nothing is stored yet. @param {Context} ctx @param {string} user */
+export async function newToken(ctx, user) {
+  const nonce = crypto.getRandomValues(new Uint8Array(16));
+  return base64url(new Uint8Array([...nonce, ...(await mac(ctx, nonce, user))]));
+}
+
+/** Whether `token` was made by this companion (this key) for `user`. @param {Context} ctx @param {string} token @param {string} user */
+export async function tokenIsOf(ctx, token, user) {
+  if (!TOKEN.test(token)) return false;
+  const bytes = Uint8Array.from(atob(token.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const expected = await mac(ctx, bytes.subarray(0, 16), user);
+  let diff = 0;
+  for (let i = 0; i < 16; i++) diff |= expected[i] ^ bytes[16 + i];
+  return diff === 0;
+}
+
+/** Keeps a token whose create is about to be sent; its task is not known yet. @param {Context} ctx @param {string} token @param {string} user */
+export async function keepToken(ctx, token, user) {
+  await ctx.store.set(`token:${token}`, JSON.stringify({ user, task: null }), ctx.retentionMs);
+}
+
+/** The create answered with `taskId`: the token answers for that task only. @param {Context} ctx @param {string} token @param {string} user @param {string} taskId */
 export async function bindTask(ctx, token, user, taskId) {
   await ctx.store.set(`token:${token}`, JSON.stringify({ user, task: taskId }), ctx.retentionMs);
+  ctx.binding.get(token)?.();
 }
 
+/** The create was refused (or never answered): its token is dropped. @param {Context} ctx @param {string} token */
+export async function dropToken(ctx, token) {
+  await ctx.store.delete(`token:${token}`);
+  ctx.binding.get(token)?.();
+}
+
+/** @param {Context} ctx @param {string} token @returns {Promise<Binding | null>} */
+async function binding(ctx, token) {
+  const text = await ctx.store.get(`token:${token}`);
+  return text === null ? null : JSON.parse(text);
+}
+
+/**
+ * The binding of a token whose create has not answered yet, once it has (at most `BIND_WAIT_MS`):
+ * told at once by a create in flight on this instance, read from the store for one on another.
+ * @param {Context} ctx @param {string} token
+ */
+async function boundLater(ctx, token) {
+  const deadline = Date.now() + BIND_WAIT_MS;
+  for (;;) {
+    const current = await binding(ctx, token);
+    if (current === null || current.task !== null || Date.now() >= deadline) return current;
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, BIND_POLL_MS);
+      ctx.binding.set(token, () => (clearTimeout(timer), resolve(undefined)));
+    });
+    ctx.binding.delete(token);
+  }
+}
+
+/** @param {Context} ctx @param {string} token @param {Request} request */
 export async function receiveCallback(ctx, token, request) {
-  if (!TOKEN.test(token)) return refuse(403, "forbidden", "not a callback URL of this companion");
-  const binding = JSON.parse((await ctx.store.get(`token:${token}`)) ?? "null");
-  if (!binding) return refuse(403, "forbidden", "not a callback URL of this companion");
+  const unknown = () => refuse(403, "forbidden", "not a callback URL of this companion");
+  if (!TOKEN.test(token)) return unknown();
+  let bound = await binding(ctx, token);
+  if (!bound) return unknown();
   const bytes = await readCapped(request.body, MAX_CALLBACK_BYTES);
   if (bytes === null) return refuse(413, "too_large", "a callback is at most 1 MB");
   let event;
   try {
     event = parseCallback(bytes);
   } catch (e) {
-    return refuse(400, "validation", `not a callback of the service: ${e.message}`);
+    return refuse(400, "validation", `not a callback of the service: ${/** @type {Error} */ (e).message}`);
   }
-  const { user } = binding;
-  // The token was made for one task: a body naming another is not the service's.
-  if (binding.task !== null && binding.task !== event.taskId) {
-    return refuse(403, "forbidden", "this callback URL belongs to another task");
+  if (bound.task === null) {
+    // The callback overtook the create's answer: only that answer binds the token.
+    bound = await boundLater(ctx, token);
+    if (!bound) return unknown();
+    if (bound.task === null) {
+      return refuse(503, "not_ready", "this callback URL's task is not known yet; deliver it again", {}, { "retry-after": "1" });
+    }
   }
-  if (binding.task === null) {
-    // The callback overtook the create's answer: the first task named binds the token.
-    const owner = await ctx.store.get(`owner:${event.taskId}`);
-    if (owner !== null && owner !== user) return refuse(403, "forbidden", "this callback URL belongs to another task");
-    await ctx.store.set(`owner:${event.taskId}`, user, ctx.retentionMs);
-    await bindTask(ctx, token, user, event.taskId);
-  }
+  const { user } = bound;
+  if (bound.task !== event.taskId) return refuse(403, "forbidden", "this callback URL belongs to another task");
   const key = `seen:${event.family}:${event.taskId}:${event.stage}:${event.state}`;
+  if (bound.ended) {
+    // The task is over: a redelivery of what was received is answered, anything else is forged.
+    if ((await ctx.store.get(key)) !== null) return json(200, { code: 200, msg: "already received" });
+    return refuse(403, "forbidden", "this callback URL's task has ended");
+  }
   if (!(await ctx.store.setIfAbsent(key, "1", ctx.retentionMs))) {
     return json(200, { code: 200, msg: "already received" });
   }
   const { raw, ...shaped } = event;
   try {
+    await recordReferences(ctx, user, new TextDecoder().decode(bytes));
     await publish(ctx, user, shaped);
   } catch (e) {
     // Not received after all: the service's next delivery must count as new.
     await ctx.store.delete(key).catch(() => {});
     throw e;
   }
-  if (event.state === "succeeded" || event.state === "failed") await taskEnded(ctx, user, token);
+  if (event.state === "succeeded" || event.state === "failed") {
+    await ctx.store.set(`token:${token}`, JSON.stringify({ user, task: bound.task, ended: true }), ctx.retentionMs);
+    await taskEnded(ctx, user, token);
+  }
   return json(200, { code: 200, msg: "received" });
 }

@@ -2,32 +2,38 @@
 // never does; it decides who the caller is, what they may call and how often, and brings the
 // service's callbacks to the caller's pages as Server-Sent Events.
 import { readOptions } from "./options.js";
-import { refuse } from "./answers.js";
+import { REPLY, fromResponse, refuse, toResponse } from "./answers.js";
 import { cors, preflight } from "./cors.js";
 import { forward } from "./forward.js";
 import { receiveCallback } from "./callbacks.js";
 import { eventStream } from "./events.js";
+import { requestStarted } from "./limits.js";
+
+/** @typedef {import("./options.js").CompanionOptions} CompanionOptions */
+/** @typedef {import("./options.js").Context} Context */
 
 /**
- * Returns a Web-standard handler, `(request: Request) => Promise<Response>`, serving under the path
- * of `publicUrl`: `/music/*` and `/upload/*` (the two hosts of the service, allowed operations
- * only), `/events` (the caller's events, as Server-Sent Events) and `/callbacks/<token>` (the
- * service's callbacks).
+ * A Web-standard handler, as Node (through `toNodeListener`), Deno, Bun, Workers and Next use.
+ * `origin` is `publicUrl`'s, which `toNodeListener` builds request URLs from; `close()` releases
+ * the store's connections and timers and the pool of connections to the service.
+ * @typedef {((request: Request) => Promise<Response>) & { origin: string, close(): Promise<void> }} CompanionHandler
+ */
+
+/**
+ * The companion: serves `/music/*` and `/upload/*` (the allowed operations, with the key added),
+ * `/events` (the caller's task events as Server-Sent Events) and `/callbacks/<token>` (the
+ * service's callbacks) under the path of `publicUrl`.
+ * @param {CompanionOptions} options
+ * @returns {CompanionHandler}
  */
 export function createCompanion(options) {
   const ctx = readOptions(options);
-  const scrub = (text) => String(text).split(ctx.apiKey).join("[redacted]");
-  ctx.scrub = scrub;
-  const log = ctx.log;
-  ctx.log = (line) => {
-    try {
-      log(scrub(line));
-    } catch {
-      // A failing logger must not fail a request.
-    }
-  };
+  ctx.upstream.onWarning(ctx.log);
 
+  /** @param {Request} request @returns {Promise<import("./answers.js").Reply>} */
   async function handle(request) {
+    // Only the path and query of the request's URL are read: its origin may come from a Host
+    // header, which anyone can write. The companion's origin is publicUrl's.
     const url = new URL(request.url);
     if (!url.pathname.startsWith(ctx.prefix + "/") && url.pathname !== ctx.prefix) {
       return refuse(404, "not_found", "not a route of this companion");
@@ -39,28 +45,41 @@ export function createCompanion(options) {
       return receiveCallback(ctx, path.slice("/callbacks/".length), request);
     }
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== url.origin && origin !== new URL(ctx.publicUrl).origin && !ctx.origins.has(origin)) {
+    if (origin !== null && origin !== ctx.publicOrigin && !ctx.origins.has(origin)) {
       return refuse(403, "origin_refused", "this origin may not call the companion");
     }
     if (request.method === "OPTIONS") return preflight(origin, request);
     const answer = await authorized(request, async (user) => {
+      // Agents: the MCP server, whose tool calls come back through this handler as the caller.
+      if (path === "/mcp" && ctx.mcp) return fromResponse(await (await mcp(ctx.mcp)).handle(request));
       if (path === "/events") {
         if (request.method !== "GET") return refuse(405, "method_not_allowed", "the event stream is a GET");
         return eventStream(ctx, user, url, request);
       }
       const host = path.startsWith("/music/") ? "music" : path.startsWith("/upload/") ? "upload" : null;
       if (!host) return refuse(404, "not_found", "not a route of this companion");
-      return forward(ctx, user, host, path.slice(host.length + 1), url, request);
+      const started = requestStarted(ctx, user);
+      if ("refusal" in started) return started.refusal;
+      const lease = { bytes: 0 };
+      try {
+        return await forward(ctx, user, host, path.slice(host.length + 1), url, request, lease);
+      } finally {
+        ctx.inFlight.bodyBytes -= lease.bytes;
+        started.done();
+      }
     });
     return cors(answer, origin);
   }
 
+  /**
+   * @param {Request} request @param {(user: string) => Promise<import("./answers.js").Reply>} then
+   */
   async function authorized(request, then) {
     let user;
     try {
       user = await ctx.authorize(request);
     } catch (e) {
-      ctx.log(`companion: authorize threw: ${e?.message ?? e}`);
+      ctx.log(`companion: authorize threw: ${/** @type {Error} */ (e)?.message ?? e}`);
       return refuse(401, "unauthorized", "sign in first: the companion could not tell who you are");
     }
     if (typeof user === "string" && user !== "") return then(user);
@@ -71,14 +90,29 @@ export function createCompanion(options) {
     return refuse(401, "unauthorized", "sign in first: the companion could not tell who you are");
   }
 
-  const handler = async (request) => {
+  /** @param {Request} request */
+  const reply = async (request) => {
     try {
       return await handle(request);
     } catch (e) {
-      ctx.log(`companion: ${request.method} ${new URL(request.url).pathname} failed: ${e?.stack ?? e}`);
+      // The log line names the path, whose callback token (if any) the log cuts out.
+      ctx.log(`companion: ${request.method} ${new URL(request.url).pathname} failed: ${/** @type {Error} */ (e)?.stack ?? e}`);
       return refuse(500, "companion_error", "the companion failed to handle this request; it is logged");
     }
   };
-  handler.close = () => ctx.store.close?.();
-  return handler;
+  /** @param {Request} request */
+  const handler = async (request) => toResponse(await reply(request));
+  // Loaded on the first `/mcp` request: a companion without agents never loads the MCP SDK.
+  /** @type {Promise<{ handle(request: Request): Promise<Response>, close(): Promise<void> }> | null} */
+  let mounted = null;
+  const mcp = (/** @type {true | Record<string, unknown>} */ options) =>
+    (mounted ??= import("../mcp/http.js").then((m) => m.mountMcp(handler, ctx, options)));
+  return Object.assign(handler, {
+    [REPLY]: reply,
+    origin: ctx.publicOrigin,
+    async close() {
+      if (mounted) await (await mounted).close();
+      await Promise.all([ctx.store.close?.(), ctx.upstream.close()]);
+    },
+  });
 }

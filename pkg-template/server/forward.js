@@ -1,32 +1,41 @@
 // Forwarding a page's request to the service: only allowed operations, checked against the
-// package's own rules and the caller's limits before anything is spent, with the key added here.
-import { validateRequest } from "../tunesmith.js";
+// package's own rules, the caller's ownership of every task, track, persona and voice it names, and
+// the caller's limits, before anything is spent; the key is added here, and the service's answer
+// reaches the page with known-good headers only and no secret in it.
 import { ROUTES } from "./routes.js";
-import { readCapped, refuse } from "./answers.js";
-import { MAX_JSON_BYTES } from "./options.js";
-import { newToken, bindTask } from "./callbacks.js";
-import { checkRate, checkTasksInFlight, taskEnded, taskStarted } from "./limits.js";
+import { readJson, refuse } from "./answers.js";
+import { MAX_BASE64_JSON_BYTES, MAX_JSON_BYTES } from "./options.js";
+import { bindTask, dropToken, keepToken, newToken, tokenIsOf } from "./callbacks.js";
+import { TASK_IN_FLIGHT_MS, checkRate, taskEnded, taskStarted } from "./limits.js";
+import { foreignReference, recordReferences } from "./references.js";
+import { validateRequest } from "./wasm.js";
+
+/** @typedef {import("./options.js").Context} Context */
+/** @typedef {(typeof ROUTES)[number]} Route */
+/** @typedef {import("./upstream.js").UpstreamAnswer} UpstreamAnswer */
 
 const STREAM_UPLOAD = "uploadFile";
+const BASE64_UPLOAD = "uploadBase64";
 
+/** Each companion's routes by `"<host> <method> <path>"`, its service segment in the paths. */
+/** @type {WeakMap<Context, Map<string, Route>>} */
+const routeMaps = new WeakMap();
+
+/** @param {Context} ctx @param {string} host @param {string} method @param {string} path */
 function findRoute(ctx, host, method, path) {
-  return ROUTES.find(
-    (r) => r.host === host && r.method === method && r.path.replace("{svc}", ctx.serviceSegment) === path,
-  );
-}
-
-/** The task ids a request names (`taskId`, `task_id`, `sunoTaskId`: the route lists them), which
- * must all be the caller's. */
-async function ownsReferencedTasks(ctx, user, route, fields) {
-  for (const name of route.taskIds) {
-    const id = fields[name];
-    if (id === undefined || id === null || id === "") continue;
-    if ((await ctx.store.get(`owner:${id}`)) !== user) return name;
+  let routes = routeMaps.get(ctx);
+  if (!routes) {
+    routes = new Map(ROUTES.map((r) => [`${r.host} ${r.method} ${r.path.replace("{svc}", ctx.serviceSegment)}`, r]));
+    routeMaps.set(ctx, routes);
   }
-  return null;
+  return routes.get(`${host} ${method} ${path}`);
 }
 
-export async function forward(ctx, user, host, path, url, request) {
+/**
+ * @param {Context} ctx @param {string} user @param {string} host @param {string} path @param {URL} url
+ * @param {Request} request @param {{ bytes: number }} lease
+ */
+export async function forward(ctx, user, host, path, url, request, lease) {
   const route = findRoute(ctx, host, request.method, path);
   if (!route) return refuse(404, "not_found", `${request.method} ${path} is not an operation of the ${host} host`);
   if (!ctx.allow.has(route.operation)) {
@@ -34,62 +43,135 @@ export async function forward(ctx, user, host, path, url, request) {
   }
   const rate = await checkRate(ctx, user);
   if (rate) return rate;
-  if (route.operation === STREAM_UPLOAD) return forwardStream(ctx, route, url, request);
+  if (route.operation === STREAM_UPLOAD) return forwardStream(ctx, route, request);
 
+  /** @type {Record<string, unknown>} */
   let fields;
   if (route.method === "GET") {
+    // One value per field: what is checked is what is forwarded, whichever value a service reads.
+    const names = [...url.searchParams.keys()];
+    const repeated = names.find((name, i) => names.indexOf(name) !== i);
+    if (repeated !== undefined) {
+      return refuse(400, "validation", `the query names \`${repeated}\` more than once`, { field: repeated, rule: "repeated" });
+    }
     fields = Object.fromEntries(url.searchParams);
   } else {
-    const bytes = await readCapped(request.body, MAX_JSON_BYTES);
-    if (bytes === null) return refuse(413, "too_large", `a JSON request is at most ${MAX_JSON_BYTES} bytes`);
-    try {
-      fields = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      return refuse(400, "validation", "the request body is not JSON", { field: "request", rule: "type" });
-    }
-    if (!fields || typeof fields !== "object" || Array.isArray(fields)) {
-      return refuse(400, "validation", "the request body must be a JSON object", { field: "request", rule: "type" });
-    }
+    const body = await readJson(ctx, request, route.operation === BASE64_UPLOAD ? MAX_BASE64_JSON_BYTES : MAX_JSON_BYTES, lease);
+    if ("refusal" in body) return body.refusal;
+    fields = body.fields;
   }
-  const foreign = await ownsReferencedTasks(ctx, user, route, fields);
-  if (foreign) {
+
+  // Every task the request names must be the caller's. A query for a task this companion does not
+  // know at all goes to the service, so that one it forgot (a restart) can say so.
+  let unknownTask = null;
+  for (const name of route.taskIds) {
+    const id = fields[name];
+    if (id === undefined || id === null || id === "") continue;
+    const owner = typeof id === "string" ? await ctx.store.get(`owner:${id}`) : null;
+    if (owner === user) continue;
+    if (owner === null && route.method === "GET") {
+      unknownTask = name;
+      continue;
+    }
     // The same answer as for an id that does not exist: a guess learns nothing.
-    return refuse(404, "not_found", "no task of yours has this id", { field: foreign });
+    return refuse(404, "not_found", "no task of yours has this id", { field: name });
   }
+  const foreign = await foreignReference(ctx, user, fields);
+  if (foreign) return foreign;
+
   let token = null;
   if (route.creates) {
-    const busy = await checkTasksInFlight(ctx, user);
-    if (busy) return busy;
     // The service calls this companion back, never an address the page chose.
     token = await newToken(ctx, user);
-    // The slot is taken before the create is sent, so that concurrent creates cannot all pass.
-    await taskStarted(ctx, user, token);
-    // The field the operation takes it in (`callBackUrl`, or regenerate's `calBackUrl`).
     if (route.callback) fields[route.callback] = `${ctx.publicUrl}/callbacks/${token}`;
   }
   try {
-    validateRequest(route.operation, fields);
+    validateRequest(route.operation, checkable(route, fields));
   } catch (e) {
-    if (token) await taskEnded(ctx, user, token);
-    return refuse(400, "validation", e.message, { field: e.field ?? null, rule: e.rule ?? null });
+    const { message, field, rule } = /** @type {{ message: string, field?: string, rule?: string }} */ (e);
+    return refuse(400, "validation", message, { field: field ?? null, rule: rule ?? null });
   }
-  const target = new URL((host === "music" ? ctx.baseUrl : ctx.uploadUrl) + path);
-  if (route.method === "GET") target.search = url.search;
-  const { upstream, failure } = await send(ctx, target, request, route.method === "GET" ? undefined : JSON.stringify(fields));
-  const text = failure ? null : await upstream.text();
-  if (route.creates) {
+  if (token) {
+    // The slot is taken (in one step with the count) before the create is sent.
+    const busy = await taskStarted(ctx, user, token);
+    if (busy) return busy;
+    await keepToken(ctx, token, user);
+  }
+
+  let target = (host === "music" ? ctx.baseUrl : ctx.uploadUrl) + path;
+  if (route.method === "GET") target += `?${new URLSearchParams(/** @type {Record<string, string>} */ (fields))}`;
+  const sent = await send(ctx, target, path, request, route.method === "GET" ? undefined : serialize(fields));
+  const text = "failure" in sent ? null : await sent.upstream.text().catch(() => null);
+  if (token) {
     const taskId = text && createdTaskId(text);
     if (taskId) {
-      await ctx.store.set(`owner:${taskId}`, user, ctx.retentionMs);
+      await ctx.store.set(`owner:${taskId}`, user, Math.max(ctx.retentionMs, TASK_IN_FLIGHT_MS));
       await bindTask(ctx, token, user, taskId);
     } else {
+      await dropToken(ctx, token);
       await taskEnded(ctx, user, token);
     }
   }
-  if (failure) return failure;
-  return answer(ctx, upstream, text);
+  if ("failure" in sent) return sent.failure;
+  if (text === null) return unreachable();
+  if (unknownTask !== null) return unknown(ctx, user, text, unknownTask);
+  await recordReferences(ctx, user, text, route.method === "GET" ? `${route.operation} ${url.search}` : null);
+  return answer(ctx, sent.upstream, text);
 }
 
+/**
+ * The answer for a task this companion does not know: a 410 when the service's record carries a
+ * callback token of this user's (made before a restart emptied the store), else the 404 of a guess.
+ * @param {Context} ctx @param {string} user @param {string} text @param {string} field
+ */
+async function unknown(ctx, user, text, field) {
+  const ours = `${ctx.publicUrl}/callbacks/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const [, token] of text.matchAll(new RegExp(`${ours}([A-Za-z0-9_-]{43})`, "g"))) {
+    if (await tokenIsOf(ctx, token, user)) {
+      return refuse(
+        410,
+        "task_forgotten",
+        "this companion no longer knows this task: it was created before the companion restarted (or longer ago than it keeps tasks), and its store kept nothing of it; create it again",
+        { field },
+      );
+    }
+  }
+  return refuse(404, "not_found", "no task of yours has this id", { field });
+}
+
+/**
+ * What `validateRequest` checks of `fields`. A Base64 upload's data is longer than the package
+ * reads into wasm memory (it checks the client's own where it is): a short stand-in takes its
+ * place, so the other fields are checked; the data itself must be text, and the service, for which
+ * an upload costs nothing, checks the rest.
+ * @param {Route} route @param {Record<string, unknown>} fields
+ */
+function checkable(route, fields) {
+  if (route.operation !== BASE64_UPLOAD || typeof fields.base64Data !== "string") return fields;
+  const data = fields.base64Data;
+  const head = data.slice(0, data.indexOf(",") + 1);
+  return { ...fields, base64Data: head.startsWith("data:") ? `${head}AAAA` : "AAAA" };
+}
+
+/**
+ * The JSON of `fields`. A long string field (a Base64 upload's data) is not copied into the result:
+ * the text around it is joined to it, and the one copy is the bytes sent.
+ * @param {Record<string, unknown>} fields
+ */
+function serialize(fields) {
+  const long = Object.keys(fields).find((k) => typeof fields[k] === "string" && /** @type {string} */ (fields[k]).length > 65536);
+  if (long === undefined) return JSON.stringify(fields);
+  const value = /** @type {string} */ (fields[long]);
+  // Base64 and data URLs need no escaping; anything else is written out as JSON writes it.
+  if (!/^[A-Za-z0-9+/=:;,.-]*$/.test(value)) return JSON.stringify(fields);
+  // A marker no other field can hold, written where the value goes.
+  const marker = JSON.stringify(`\u0000${crypto.randomUUID()}`);
+  const around = JSON.stringify({ ...fields, [long]: JSON.parse(marker) });
+  const at = around.indexOf(marker);
+  return around.slice(0, at + 1) + value + around.slice(at + marker.length - 1);
+}
+
+/** @param {string} text */
 function createdTaskId(text) {
   try {
     const body = JSON.parse(text);
@@ -101,55 +183,81 @@ function createdTaskId(text) {
   }
 }
 
-/** A record's `param` repeats the create's `callBackUrl`: its token stays between us and the service. */
-const CALLBACK_TOKEN = /\/callbacks\/[A-Za-z0-9_-]{43}/g;
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+const RETRY_SECONDS = /^\d{1,9}$/;
+const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The service's answer as the page gets it: status, type, Retry-After, never the key or a token. */
+/**
+ * The service's answer as the page gets it: its status, a content type from a short list, and
+ * `Retry-After`, `Retry-After-Ms` and `X-Request-Id` only when well formed; never a secret.
+ * @param {Context} ctx @param {UpstreamAnswer} upstream @param {string} text
+ */
 function answer(ctx, upstream, text) {
-  const headers = { "content-type": upstream.headers.get("content-type") ?? "application/json", "cache-control": "no-store" };
-  const retryAfter = upstream.headers.get("retry-after");
-  if (retryAfter) headers["retry-after"] = retryAfter;
-  const body = ctx.scrub(text).replace(CALLBACK_TOKEN, "/callbacks/[redacted]");
-  return new Response(body, { status: upstream.status, headers });
+  const type = (upstream.header("content-type") ?? "").split(";")[0].trim();
+  /** @type {Record<string, string>} */
+  const headers = {
+    "content-type": `${JSON_TYPE.test(type) ? "application/json" : "text/plain"}; charset=utf-8`,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  };
+  const retryAfter = upstream.header("retry-after")?.trim();
+  if (retryAfter && (RETRY_SECONDS.test(retryAfter) || HTTP_DATE.test(retryAfter))) headers["retry-after"] = retryAfter;
+  const retryAfterMs = upstream.header("retry-after-ms")?.trim();
+  if (retryAfterMs && RETRY_SECONDS.test(retryAfterMs)) headers["retry-after-ms"] = retryAfterMs;
+  const requestId = upstream.header("x-request-id")?.trim();
+  if (requestId && REQUEST_ID.test(requestId)) headers["x-request-id"] = requestId;
+  return { status: upstream.status, headers, body: ctx.scrub(text) };
 }
 
-function upstreamHeaders(ctx, request, contentType) {
-  const headers = new Headers({ authorization: `Bearer ${ctx.apiKey}`, accept: "application/json" });
-  if (contentType) headers.set("content-type", contentType);
+const unreachable = () => refuse(502, "service_unreachable", "the companion could not reach the service; try again");
+
+/**
+ * One request to the service: `{ upstream }`, or `{ failure }`, a 502 that names no secret.
+ * @param {Context} ctx @param {string} target @param {string} path @param {Request} request @param {string | undefined} body
+ * @param {{ body?: ReadableStream<Uint8Array>, contentType?: string }} [stream]
+ * @returns {Promise<{ upstream: UpstreamAnswer } | { failure: import("./answers.js").Reply }>}
+ */
+async function send(ctx, target, path, request, body, stream = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { authorization: `Bearer ${ctx.apiKey}`, accept: "application/json" };
+  const contentType = body === undefined ? stream.contentType : "application/json";
+  if (contentType) headers["content-type"] = contentType;
   for (const name of ctx.forwardHeaders) {
     const v = request.headers.get(name);
-    if (v !== null) headers.set(name, v);
+    if (v !== null) headers[name] = v;
   }
-  return headers;
-}
-
-/** One request to the service: `{ upstream }`, or `{ failure }`, a 502 that names no secret. */
-async function send(ctx, target, request, body, init = {}) {
   try {
-    const upstream = await ctx.fetch(target.href, {
+    const upstream = await ctx.upstream.send(target, {
       method: request.method,
-      headers: upstreamHeaders(ctx, request, body === undefined ? init.contentType : "application/json"),
-      body: body ?? init.body,
-      duplex: init.body ? "half" : undefined,
-      // Never follow a redirect (the key would go along); and with any other mode, fetch tees the
-      // body to replay it after a redirect, keeping every chunk of an upload in memory.
-      redirect: "error",
-      signal: request.signal,
+      headers,
+      body: body ?? stream.body,
+      // An upload stops when its page leaves; a JSON request is small and ends on its own.
+      signal: stream.body ? request.signal : undefined,
     });
+    // A redirect is followed nowhere (the key would go along), nor passed on to the page.
+    if (upstream.status >= 300 && upstream.status < 400) {
+      await upstream.text().catch(() => "");
+      throw new Error(`the service answered with a redirect (${upstream.status})`);
+    }
     return { upstream };
   } catch (e) {
-    ctx.log(`companion: ${request.method} ${target.pathname} did not reach the service: ${e?.cause?.code ?? e?.message ?? e}`);
-    return { failure: refuse(502, "service_unreachable", "the companion could not reach the service; try again") };
+    const error = /** @type {{ cause?: { code?: string }, code?: string, message?: string }} */ (e);
+    ctx.log(`companion: ${request.method} ${path} did not reach the service: ${error?.cause?.code ?? error?.code ?? error?.message ?? e}`);
+    return { failure: unreachable() };
   }
 }
 
-/** A stream upload, passed through chunk by chunk: memory stays flat whatever the file's size. */
-async function forwardStream(ctx, route, url, request) {
+/**
+ * A stream upload, passed through chunk by chunk: memory stays flat whatever the file's size.
+ * @param {Context} ctx @param {Route} route @param {Request} request
+ */
+async function forwardStream(ctx, route, request) {
   const max = ctx.limits.uploadBytes;
+  const tooLarge = () =>
+    refuse(413, "upload_too_large", `an upload through this companion is at most ${max} bytes`, { limit: max });
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) {
-    return refuse(413, "upload_too_large", `an upload through this companion is at most ${max} bytes`, { limit: max });
-  }
+  if (Number.isFinite(declared) && declared > max) return tooLarge();
   if (!request.body) return refuse(400, "validation", "an upload needs a multipart/form-data body", { field: "file", rule: "required" });
   let seen = 0;
   // Without a Content-Length, the count stops the stream once it passes the limit.
@@ -162,14 +270,12 @@ async function forwardStream(ctx, route, url, request) {
       },
     }),
   );
-  const target = new URL(ctx.uploadUrl + route.path);
-  const { upstream, failure } = await send(ctx, target, request, undefined, {
+  const sent = await send(ctx, ctx.uploadUrl + route.path, route.path, request, undefined, {
     body: counted,
     contentType: request.headers.get("content-type") ?? "application/octet-stream",
   });
-  if (seen > max) {
-    return refuse(413, "upload_too_large", `an upload through this companion is at most ${max} bytes`, { limit: max });
-  }
-  if (failure) return failure;
-  return answer(ctx, upstream, await upstream.text());
+  if (seen > max) return tooLarge();
+  if ("failure" in sent) return sent.failure;
+  const text = await sent.upstream.text().catch(() => null);
+  return text === null ? unreachable() : answer(ctx, sent.upstream, text);
 }

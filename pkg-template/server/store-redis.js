@@ -1,19 +1,60 @@
-// The companion's state in Redis, for several companion instances behind a load balancer: an event
-// received by one instance reaches pages connected to another through Redis pub/sub.
+// The companion's state in Redis, for several companion instances behind a load balancer (an event
+// received by one instance reaches pages connected to another through Redis pub/sub), and across
+// restarts as long as Redis keeps its data.
+
+/** @typedef {import("./store.js").CompanionStore} CompanionStore */
+
+// Each limit and each event number is one script: counting and adding cannot interleave between
+// instances.
+const INCR = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('PTTL', KEYS[1])}`;
+
+const ADD_MEMBER = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
+
+// KEYS: list (also the channel), counter. ARGV: value, max length, ttl, the clock's milliseconds.
+const APPEND = `
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+local id = math.max(last + 1, tonumber(ARGV[4]))
+local text = string.format('%d', id)
+redis.call('SET', KEYS[2], text, 'PX', ARGV[3])
+local line = text .. ' ' .. ARGV[1]
+redis.call('RPUSH', KEYS[1], line)
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PUBLISH', KEYS[1], line)
+return text`;
+
+/** @param {number} ms */
+const ttl = (ms) => String(Math.max(1, Math.ceil(ms)));
 
 /**
  * A store on a node-redis client (v4 or later) that the application created and connected: the
- * package adds no dependency. Publishing goes through `client`; subscriptions need a connection of
- * their own, `subscriber` (by default `client.duplicate()`, connected on first use).
+ * package adds no dependency. Writes go through `client`; subscriptions need a connection of their
+ * own, `subscriber` (by default `client.duplicate()`, connected on first use).
+ * @param {{ client: any, subscriber?: any, prefix?: string }} options
+ * @returns {CompanionStore}
  */
-export function redisStore({ client, subscriber, prefix = "tunesmith:" } = {}) {
-  if (!client || typeof client.incr !== "function") {
+export function redisStore({ client, subscriber, prefix = "tunesmith:" } = /** @type {{ client: any }} */ ({})) {
+  if (!client || typeof client.eval !== "function") {
     throw new TypeError("redisStore needs { client }: a connected node-redis client");
   }
-  const k = (key) => prefix + key;
+  const k = (/** @type {string} */ key) => prefix + key;
+  /** @param {string} script @param {string[]} keys @param {string[]} args */
+  const run = (script, keys, args) => client.eval(script, { keys: keys.map(k), arguments: args });
   let sub = subscriber;
+  /** @type {Promise<any> | undefined} */
   let subReady;
-  const channels = new Map(); // channel -> { listeners: Set, ready: Promise of the subscription }
+  /** @type {Map<string, { listeners: Set<(message: string) => void>, ready: Promise<unknown> }>} */
+  const channels = new Map();
   const subscription = () =>
     (subReady ??= (async () => {
       sub ??= client.duplicate();
@@ -26,46 +67,31 @@ export function redisStore({ client, subscriber, prefix = "tunesmith:" } = {}) {
       return client.get(k(key));
     },
     async set(key, value, ttlMs) {
-      await client.set(k(key), String(value), { PX: Math.max(1, Math.ceil(ttlMs)) });
+      await client.set(k(key), String(value), { PX: Number(ttl(ttlMs)) });
     },
     async setIfAbsent(key, value, ttlMs) {
-      const ok = await client.set(k(key), String(value), { PX: Math.max(1, Math.ceil(ttlMs)), NX: true });
-      return ok === "OK";
+      return (await client.set(k(key), String(value), { PX: Number(ttl(ttlMs)), NX: true })) === "OK";
     },
     async delete(key) {
       await client.del(k(key));
     },
     async incr(key, ttlMs) {
-      const count = await client.incr(k(key));
-      if (count === 1) await client.pExpire(k(key), Math.max(1, Math.ceil(ttlMs)));
-      const left = await client.pTTL(k(key));
-      return { count, ttlMs: left > 0 ? left : ttlMs };
+      const [count, left] = await run(INCR, [key], [ttl(ttlMs)]);
+      return { count: Number(count), ttlMs: Number(left) > 0 ? Number(left) : ttlMs };
     },
-    async push(key, value, maxLength, ttlMs) {
-      await client
-        .multi()
-        .rPush(k(key), value)
-        .lTrim(k(key), -maxLength, -1)
-        .pExpire(k(key), Math.max(1, Math.ceil(ttlMs)))
-        .exec();
-    },
-    async list(key) {
-      return client.lRange(k(key), 0, -1);
-    },
-    // Members expire one by one: a sorted set scored by expiry time.
-    async addMember(key, member, ttlMs) {
-      await client.zAdd(k(key), { score: Date.now() + ttlMs, value: member });
-      await client.pExpire(k(key), Math.max(1, Math.ceil(ttlMs)));
+    async addMember(key, member, ttlMs, max = Infinity) {
+      const now = Date.now();
+      const limit = String(Number.isFinite(max) ? max : Number.MAX_SAFE_INTEGER);
+      return Number(await run(ADD_MEMBER, [key], [member, String(now + ttlMs), String(now), limit, ttl(ttlMs)])) === 1;
     },
     async removeMember(key, member) {
       return (await client.zRem(k(key), member)) > 0;
     },
-    async countMembers(key) {
-      await client.zRemRangeByScore(k(key), "-inf", Date.now());
-      return client.zCard(k(key));
+    async append(key, value, maxLength, ttlMs) {
+      return Number(await run(APPEND, [key, `seq:${key}`], [value, String(maxLength), ttl(ttlMs), String(Date.now())]));
     },
-    async publish(channel, message) {
-      await client.publish(k(channel), message);
+    async range(key, start, stop) {
+      return client.lRange(k(key), start, stop);
     },
     // Resolves once Redis confirmed the subscription, so that a caller reading a backlog after it
     // misses nothing published in between.
@@ -73,17 +99,19 @@ export function redisStore({ client, subscriber, prefix = "tunesmith:" } = {}) {
       const conn = await subscription();
       let entry = channels.get(channel);
       if (!entry) {
+        /** @type {Set<(message: string) => void>} */
         const listeners = new Set();
-        const ready = conn.subscribe(k(channel), (message) => {
+        const ready = conn.subscribe(k(channel), (/** @type {string} */ message) => {
           for (const l of listeners) l(message);
         });
         channels.set(channel, (entry = { listeners, ready }));
       }
-      entry.listeners.add(listener);
-      await entry.ready;
+      const joined = entry;
+      joined.listeners.add(listener);
+      await joined.ready;
       return async () => {
-        entry.listeners.delete(listener);
-        if (entry.listeners.size === 0 && channels.get(channel) === entry) {
+        joined.listeners.delete(listener);
+        if (joined.listeners.size === 0 && channels.get(channel) === joined) {
           channels.delete(channel);
           await conn.unsubscribe(k(channel)).catch(() => {});
         }

@@ -176,7 +176,7 @@ mod tests {
     struct Obj(Vec<(&'static str, Value<'static>)>);
 
     impl Fields for Obj {
-        fn field(&self, name: &str) -> Value<'_> {
+        fn field(&self, name: &'static str) -> Value<'_> {
             self.0
                 .iter()
                 .find(|(k, _)| *k == name)

@@ -779,7 +779,9 @@ impl Op {
     }
 
     pub fn endpoint(self) -> &'static Endpoint {
-        // TABLE is written in the order of `Op`, which the tests check.
+        // TABLE is written in the order of `Op`, one entry each, which the tests check: every
+        // discriminant is an index of it.
+        #[allow(clippy::indexing_slicing)]
         &TABLE[self as usize]
     }
 
@@ -993,7 +995,7 @@ fn check_modes(
 
 fn check_length(
     fields: &(impl Fields + ?Sized),
-    name: &str,
+    name: &'static str,
     max: usize,
     context: &str,
 ) -> Result<(), ValidationError> {
@@ -1054,12 +1056,12 @@ fn check_persona(
 /// Absent ends take their defaults (when the operation has them).
 fn check_window(
     fields: &(impl Fields + ?Sized),
-    (start_name, end_name): (&str, &str),
+    (start_name, end_name): (&'static str, &'static str),
     (start_default, end_default): (Option<f64>, Option<f64>),
     min: f64,
     max: f64,
 ) -> Result<(), ValidationError> {
-    let read = |name: &str, default: Option<f64>| match fields.field(name) {
+    let read = |name: &'static str, default: Option<f64>| match fields.field(name) {
         Value::Num(n) => Some(n),
         _ => default,
     };
@@ -1095,13 +1097,13 @@ fn check_window(
     Ok(())
 }
 
-fn flag(fields: &(impl Fields + ?Sized), name: &str) -> bool {
+fn flag(fields: &(impl Fields + ?Sized), name: &'static str) -> bool {
     fields.field(name) == Value::Bool(true)
 }
 
 fn require_all(
     fields: &(impl Fields + ?Sized),
-    names: &[&str],
+    names: &[&'static str],
     because: &str,
 ) -> Result<(), ValidationError> {
     for name in names {
@@ -1137,6 +1139,21 @@ mod tests {
 
     fn s(v: &str) -> Value<'_> {
         Value::Str(v.into())
+    }
+
+    #[test]
+    fn no_list_field_is_longer_than_readers_read() {
+        for endpoint in TABLE {
+            for rule in endpoint.fields {
+                if let crate::rules::Kind::UrlList { min, max } = rule.kind {
+                    assert!(
+                        min <= max && max <= crate::rules::MAX_LIST_ITEMS,
+                        "{}",
+                        rule.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]

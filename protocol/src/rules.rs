@@ -26,7 +26,7 @@ impl Value<'_> {
 
 /// Read access to the fields of a request object.
 pub trait Fields {
-    fn field(&self, name: &str) -> Value<'_>;
+    fn field(&self, name: &'static str) -> Value<'_>;
 }
 
 /// What a field must be.
@@ -63,6 +63,10 @@ pub enum Kind {
         max: usize,
     },
 }
+
+/// The most items any list field may declare (`Kind::UrlList`'s `max`): a reader may refuse a
+/// longer array before walking it (an array's length is its sender's to choose, up to 2³² − 1).
+pub const MAX_LIST_ITEMS: usize = 1000;
 
 /// The bounds of a number.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -498,7 +502,7 @@ pub fn check_file_name(name: &str, s: &str) -> Result<(), ValidationError> {
 
 #[cfg(feature = "json")]
 impl Fields for serde_json::Map<String, serde_json::Value> {
-    fn field(&self, name: &str) -> Value<'_> {
+    fn field(&self, name: &'static str) -> Value<'_> {
         use serde_json::Value as J;
         match self.get(name) {
             None => Value::Missing,
@@ -525,7 +529,7 @@ impl Fields for serde_json::Map<String, serde_json::Value> {
 
 /// A fixed list of fields, for tests and for multipart forms.
 impl Fields for [(&str, Value<'_>)] {
-    fn field(&self, name: &str) -> Value<'_> {
+    fn field(&self, name: &'static str) -> Value<'_> {
         self.iter()
             .find(|(k, _)| *k == name)
             .map_or(Value::Missing, |(_, v)| v.clone())

@@ -37,7 +37,10 @@ pub fn normalize_text(s: &str) -> String {
     let b = s.as_bytes();
     // `get` rather than indexing: no panic path, whose formatting code would weigh on the wasm.
     if let (true, Some(date), Some(rest)) = (
-        b.len() >= 19 && b[10] == b' ' && b[4] == b'-' && b[13] == b':',
+        b.len() >= 19
+            && b.get(10) == Some(&b' ')
+            && b.get(4) == Some(&b'-')
+            && b.get(13) == Some(&b':'),
         s.get(..10),
         s.get(11..),
     ) {

@@ -35,18 +35,19 @@ pub fn base64_too_large(field: &str, bytes: u64) -> crate::ValidationError {
 /// MIME type from the first bytes of a file; `application/octet-stream` when unknown.
 pub fn sniff_mime(bytes: &[u8]) -> &'static str {
     let starts = |sig: &[u8]| bytes.starts_with(sig);
-    if bytes.len() >= 12 && starts(b"RIFF") && &bytes[8..12] == b"WAVE" {
+    let at = |range: std::ops::Range<usize>, sig: &[u8]| bytes.get(range) == Some(sig);
+    if starts(b"RIFF") && at(8..12, b"WAVE") {
         "audio/wav"
     } else if starts(b"ID3")
-        || (bytes.len() >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 && bytes[1] & 0x06 != 0)
+        || matches!(bytes, [0xFF, second, ..] if second & 0xE0 == 0xE0 && second & 0x06 != 0)
     {
         "audio/mpeg"
     } else if starts(b"OggS") {
         "audio/ogg"
     } else if starts(b"fLaC") {
         "audio/flac"
-    } else if bytes.len() >= 12 && &bytes[4..8] == b"ftyp" {
-        if &bytes[8..11] == b"M4A" {
+    } else if bytes.len() >= 12 && at(4..8, b"ftyp") {
+        if at(8..11, b"M4A") {
             "audio/mp4"
         } else {
             "video/mp4"
@@ -57,12 +58,12 @@ pub fn sniff_mime(bytes: &[u8]) -> &'static str {
         "image/jpeg"
     } else if starts(b"GIF8") {
         "image/gif"
-    } else if bytes.len() >= 12 && starts(b"RIFF") && &bytes[8..12] == b"WEBP" {
+    } else if starts(b"RIFF") && at(8..12, b"WEBP") {
         "image/webp"
     } else if starts(b"%PDF") {
         "application/pdf"
     } else if !bytes.is_empty()
-        && std::str::from_utf8(&bytes[..bytes.len().min(512)]).is_ok_and(|t| !t.contains('\0'))
+        && std::str::from_utf8(bytes.get(..512).unwrap_or(bytes)).is_ok_and(|t| !t.contains('\0'))
     {
         "text/plain"
     } else {

@@ -2,9 +2,10 @@
 //! face read them (from a JavaScript options object, or from a Rust struct).
 
 use super::error::Error;
+use crate::js::Arg;
 use js_sys::Function;
 use std::fmt;
-use wasm_bindgen::JsValue;
+
 use web_sys::AbortSignal;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.sunoapi.org";
@@ -60,5 +61,5 @@ pub struct CallOptions {
     pub max_retries: Option<u32>,
     pub headers: Vec<(String, String)>,
     /// Fields the package does not know yet, sent as they are (unchecked).
-    pub extra_fields: Option<JsValue>,
+    pub extra_fields: Option<Arg>,
 }

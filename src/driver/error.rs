@@ -229,7 +229,8 @@ impl Error {
             ClientErrorKind::Validation
             | ClientErrorKind::Aborted
             | ClientErrorKind::TaskFailed
-            | ClientErrorKind::Configuration => None,
+            | ClientErrorKind::Configuration
+            | ClientErrorKind::Internal => None,
         }
     }
 }

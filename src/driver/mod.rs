@@ -20,5 +20,5 @@ pub use config::{
 pub(crate) use error::Cause;
 pub use error::Error;
 pub use poll::Poll;
-pub use record::{observe, text_of};
+pub use record::observe;
 pub use transport::{Failure, Reply, Request};

@@ -122,8 +122,9 @@ export type TaskFamily = "music" | "cover" | "wav" | "lyrics" | "vocal_separatio
  * - `aborted`: the caller's AbortSignal fired
  * - `task_failed`: a task reached a failure state
  * - `configuration`: the client's own options are unusable
+ * - `internal`: the package's module stopped after an internal error (a bug); reload to use it again
  */
-export type ErrorKind = "unauthorized" | "insufficient_credits" | "rate_limited" | "maintenance" | "not_found" | "conflict" | "invalid" | "server" | "validation" | "network" | "timeout" | "aborted" | "task_failed" | "configuration";
+export type ErrorKind = "unauthorized" | "insufficient_credits" | "rate_limited" | "maintenance" | "not_found" | "conflict" | "invalid" | "server" | "validation" | "network" | "timeout" | "aborted" | "task_failed" | "configuration" | "internal";
 
 /**
  * The rule a `ValidationError` names.

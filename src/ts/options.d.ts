@@ -15,12 +15,17 @@ export interface ClientOptions {
    * (`onProgress` gets the event's fields: taskId, state, stage and the family's data, success
    * included, as soon as it is pushed) and one query fetches the final record, which the waiter
    * resolves with and `watchTask` yields last. When the stream drops, they reconnect
-   * (missing nothing) and, if it stays down, poll through the companion.
+   * (missing nothing) and, if it stays down, poll through the companion. An empty string counts as
+   * not set.
    */
   companionUrl?: string;
-  /** Music host. Default `https://api.sunoapi.org`. Point it at a proxy or the local emulator. */
+  /**
+   * Music host. Default `https://api.sunoapi.org`. Point it at a proxy or the local emulator. An
+   * empty string counts as not set (the default): an environment variable set to nothing
+   * (`TUNESMITH_BASE_URL=`) reads as `""`.
+   */
   baseUrl?: string;
-  /** Upload host. Default `https://sunoapiorg.redpandaai.co`. */
+  /** Upload host. Default `https://sunoapiorg.redpandaai.co`. An empty string counts as not set. */
   uploadUrl?: string;
   /** Service segment in the cover paths (`/api/v1/{segment}/cover/...`). Default `suno`. */
   serviceSegment?: string;

@@ -58,8 +58,12 @@ fn chunked(bytes: &Uint8Array) -> JsString {
     let mut start = 0;
     while start < len {
         let end = start.saturating_add(CHUNK).min(len);
-        let part = &mut input[..(end - start) as usize];
-        bytes.subarray(start, end).copy_to(part);
+        let view = bytes.subarray(start, end);
+        // Exactly as long as the view, as `copy_to` requires; never longer than `input`.
+        let Some(part) = input.get_mut(..view.length() as usize) else {
+            break;
+        };
+        view.copy_to(part);
         encode_into(part, &mut text);
         // Base64 is ASCII: this never falls back to the empty string.
         parts.push(&JsValue::from_str(
@@ -73,11 +77,19 @@ fn chunked(bytes: &Uint8Array) -> JsString {
 /// Standard Base64 of `input`, padded, into `out` (cleared first).
 fn encode_into(input: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    let sextet = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
+    // Six bits index 64 letters: `get` never misses.
+    let sextet = |n: u32, shift: u32| {
+        ALPHABET
+            .get(((n >> shift) & 63) as usize)
+            .copied()
+            .unwrap_or(b'A')
+    };
     let mut triples = input.chunks_exact(3);
     for t in &mut triples {
-        let n = (u32::from(t[0]) << 16) | (u32::from(t[1]) << 8) | u32::from(t[2]);
-        out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), sextet(n, 0)]);
+        if let [a, b, c] = *t {
+            let n = (u32::from(a) << 16) | (u32::from(b) << 8) | u32::from(c);
+            out.extend_from_slice(&[sextet(n, 18), sextet(n, 12), sextet(n, 6), sextet(n, 0)]);
+        }
     }
     match *triples.remainder() {
         [a] => {

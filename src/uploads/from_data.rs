@@ -6,13 +6,12 @@ use super::mime::{data_url, is_mime, SNIFF_BYTES};
 use super::options::UploadOptions;
 use super::send::{check, empty, send_base64, too_large};
 use crate::driver::{Driver, Error};
-use crate::js::get;
-use crate::Client;
+use crate::js::{self, get, Arg};
+use crate::{settle, Client};
 use js_sys::{ArrayBuffer, JsString, Promise, Uint8Array};
 use tunesmith_protocol::upload::{self, MAX_BASE64_FILE_BYTES};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen]
 impl Client {
@@ -20,20 +19,26 @@ impl Client {
     #[wasm_bindgen(js_name = uploadBase64, skip_typescript)]
     pub fn upload_base64(&self, data: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_base64(&inner, data, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_base64(
+                &inner,
+                Arg::new(data, "data"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 }
 
-async fn upload_base64(inner: &Driver, data: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     check(Op::UploadBase64, &opts.fields)?;
-    let (text, size) = if let Some(text) = data.dyn_ref::<JsString>() {
+    // Neither is copied into wasm memory: Base64 text is checked and measured where it is, and
+    // bytes are encoded chunk by chunk.
+    let (text, size) = if let Some(text) = data.value().dyn_ref::<JsString>() {
         from_text(text, opts.mime_type.as_deref())?
-    } else if let Some(bytes) = as_bytes(&data) {
+    } else if let Some(bytes) = as_bytes(data.value()) {
         let size = f64::from(bytes.length());
         if size == 0.0 {
             return Err(empty("data"));
@@ -47,8 +52,7 @@ async fn upload_base64(inner: &Driver, data: JsValue, options: JsValue) -> Resul
         };
         (data_url(&mime, &base64::encode(&bytes)), size)
     } else {
-        return Err(Error::invalid(
-            "data",
+        return Err(data.invalid(
             "type",
             "uploadBase64 takes Base64 text, a data:<mime>;base64,<data> URL, a Uint8Array or an ArrayBuffer; \
              for a File or Blob use uploadFile",
@@ -57,11 +61,12 @@ async fn upload_base64(inner: &Driver, data: JsValue, options: JsValue) -> Resul
     send_base64(inner, text, size, opts).await
 }
 
+
 /// The bytes of an ArrayBuffer or of any view on one (Uint8Array, Node's Buffer, DataView, ...).
 fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     // Constructed under catch: a Proxy of a buffer passes the type checks but throws inside.
     if data.is_instance_of::<ArrayBuffer>() {
-        return crate::js::new_uint8_array(&[data]).ok();
+        return js::new_uint8_array(&[data]).ok();
     }
     if !ArrayBuffer::is_view(data) {
         return None;
@@ -69,8 +74,9 @@ fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     let buffer = get(data, "buffer").dyn_into::<ArrayBuffer>().ok()?;
     let offset = JsValue::from_f64(get(data, "byteOffset").as_f64()?);
     let length = JsValue::from_f64(get(data, "byteLength").as_f64()?);
-    crate::js::new_uint8_array(&[&buffer, &offset, &length]).ok()
+    js::new_uint8_array(&[&buffer, &offset, &length]).ok()
 }
+
 
 /// Base64 text or a data URL, checked and measured without decoding it, as the data URL to send.
 fn from_text(text: &JsString, mime_type: Option<&str>) -> Result<(JsString, f64), Error> {
@@ -117,3 +123,4 @@ fn from_text(text: &JsString, mime_type: Option<&str>) -> Result<(JsString, f64)
     };
     Ok((text, size))
 }
+

@@ -2,19 +2,18 @@
 //! with `method: "base64"`, as a data URL.
 
 use super::base64;
-use super::mime::{blob_mime, data_url};
+use super::mime::{blob_mime, data_url, read_blob};
 use super::options::{Method, UploadOptions};
 use super::send::{check, empty, send, send_base64, too_large};
 use crate::driver::{Driver, Error};
-use crate::js::{get, set};
-use crate::Client;
+use crate::js::{get, set, Arg};
+use crate::{settle, Client};
 use js_sys::{Promise, Uint8Array};
 use tunesmith_protocol::rules::check_file_name;
 use tunesmith_protocol::upload::{self, MAX_BASE64_FILE_BYTES};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
-use web_sys::{Blob, FormData};
+use web_sys::FormData;
 
 #[wasm_bindgen]
 impl Client {
@@ -23,37 +22,44 @@ impl Client {
     #[wasm_bindgen(js_name = uploadFile, skip_typescript)]
     pub fn upload_file(&self, file: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_file(&inner, file, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_file(
+                &inner,
+                Arg::new(file, "file"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 }
 
-async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<JsValue, Error> {
+async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
-    let Some(blob) = file.dyn_ref::<Blob>() else {
-        return Err(Error::invalid(
-            "file",
-            "type",
-            "uploadFile takes a File or Blob (from <input type=file>, drag and drop, or new Blob([...])); \
-             for Base64 text or bytes use uploadBase64",
-        ));
-    };
-    // Read through `Reflect` (under catch): a Proxy of a Blob passes `instanceof` but its getters
-    // throw "Illegal invocation".
-    let Some(size) = get(blob, "size").as_f64() else {
-        return Err(Error::invalid(
-            "file",
-            "type",
-            "the File or Blob could not be read (its `size` is not readable)",
-        ));
+    // A Blob (or File), read only under catch: a Proxy of one passes `instanceof` but its getters
+    // may throw ("Illegal invocation"), and a subclass's may be anything.
+    let blob = file.value();
+    let size = match file.field("size") {
+        Ok(size) if blob.is_instance_of::<web_sys::Blob>() && size.number().is_some() => {
+            size.number().unwrap_or(0.0)
+        }
+        _ => {
+            return Err(file.invalid(
+                "type",
+                "uploadFile takes a File or Blob (from <input type=file>, drag and drop, or new Blob([...])); \
+                 for Base64 text or bytes use uploadBase64",
+            ))
+        }
     };
     if size == 0.0 {
         return Err(empty("file"));
     }
-    let own_name = get(blob, "name").as_string().filter(|n| !n.is_empty());
+    let own_name = file
+        .field("name")
+        .and_then(|n| n.text())
+        .ok()
+        .flatten()
+        .filter(|n| !n.is_empty());
     match opts.method {
         Method::Stream => {
             check(Op::UploadStream, &opts.fields)?;
@@ -89,7 +95,8 @@ async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<
                 }
             }
             // Last, so that progress is the file's bytes: the fields are a few bytes before it.
-            form.append_with_blob_and_filename("file", blob, &part_name)
+            // `instanceof Blob` is true of the genuine Blob the getters above read.
+            form.append_with_blob_and_filename("file", blob.unchecked_ref(), &part_name)
                 .map_err(append_error)?;
             send(inner, Op::UploadStream, form.into(), size, opts).await
         }
@@ -104,10 +111,7 @@ async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<
             if size > MAX_BASE64_FILE_BYTES as f64 {
                 return Err(too_large("file", size));
             }
-            let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| {
-                Error::invalid("file", "type", "the file could not be read").with_cause(e)
-            })?;
-            let bytes = Uint8Array::new(&buffer);
+            let bytes = Uint8Array::new(&read_blob(blob).await?);
             let mime = match &opts.mime_type {
                 Some(m) => m.clone(),
                 None => blob_mime(blob, Some(&bytes)).await?,
@@ -117,3 +121,4 @@ async fn upload_file(inner: &Driver, file: JsValue, options: JsValue) -> Result<
         }
     }
 }
+

@@ -3,13 +3,12 @@
 use super::options::UploadOptions;
 use super::send::check;
 use crate::driver::{Body, Driver, Error};
-use crate::js::{get, set};
+use crate::js::{self, get, set, Arg};
 use crate::normalize;
-use crate::Client;
+use crate::{settle, Client};
 use js_sys::{Object, Promise};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen]
 impl Client {
@@ -17,44 +16,46 @@ impl Client {
     #[wasm_bindgen(js_name = uploadFromUrl, skip_typescript)]
     pub fn upload_from_url(&self, file_url: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
-            upload_from_url(&inner, file_url, options.unwrap_or(JsValue::UNDEFINED))
-                .await
-                .map_err(Error::into_js)
+        settle::promise(async move {
+            upload_from_url(
+                &inner,
+                Arg::new(file_url, "fileUrl"),
+                Arg::optional(options, "options"),
+            )
+            .await
+            .map_err(Error::into_js)
         })
     }
 }
 
-async fn upload_from_url(
-    inner: &Driver,
-    file_url: JsValue,
-    options: JsValue,
-) -> Result<JsValue, Error> {
+async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<JsValue, Error> {
     let opts = UploadOptions::from_js(&options)?;
     // A `URL` object is as good as its text.
-    let file_url = match get(&file_url, "href") {
-        href if file_url.is_object() && href.is_string() => href,
-        _ => file_url,
+    let file_url = match file_url.is_object() {
+        true => match file_url.field_named("href", "fileUrl")? {
+            href if href.is_string() => href,
+            _ => file_url,
+        },
+        false => file_url,
     };
     let request = Object::new();
-    set(&request, "fileUrl", &file_url);
-    Object::assign(&request, &opts.fields);
+    set(&request, "fileUrl", file_url.value());
+    for name in ["uploadPath", "fileName"] {
+        let value = get(&opts.fields, name);
+        if !value.is_undefined() {
+            set(&request, name, &value);
+        }
+    }
     check(Op::UploadFromUrl, &request)?;
-    let json = js_sys::JSON::stringify(&request).map_err(|e| {
-        Error::invalid(
-            "fileUrl",
-            "type",
-            "the request could not be encoded as JSON",
-        )
-        .with_cause(e)
-    })?;
+    // Strings only (`check` ran): its JSON form exists.
+    let json = js::json_text(&request)
+        .ok()
+        .flatten()
+        .and_then(|j| j.as_string())
+        .unwrap_or_default();
     let data = inner
-        .execute(
-            Op::UploadFromUrl,
-            Body::Json(String::from(json)),
-            &[],
-            &opts.call,
-        )
+        .execute(Op::UploadFromUrl, Body::Json(json), &[], &opts.call)
         .await?;
     Ok(normalize::output(Op::UploadFromUrl, data))
 }
+

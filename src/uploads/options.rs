@@ -2,9 +2,8 @@
 
 use super::mime::is_mime;
 use crate::driver::{CallOptions, Error};
-use crate::js::{get, set};
+use crate::js::{get, set, Arg};
 use js_sys::{Function, Object};
-use wasm_bindgen::prelude::*;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Method {
@@ -23,48 +22,50 @@ pub struct UploadOptions {
 }
 
 impl UploadOptions {
-    pub fn from_js(v: &JsValue) -> Result<UploadOptions, Error> {
+    #[inline(never)]
+    pub fn from_js(v: &Arg) -> Result<UploadOptions, Error> {
         let call = CallOptions::from_js(v)?;
+        // Strings or nothing, checked by the protocol's rules (`check`) before anything is sent.
         let fields = Object::new();
         for name in ["uploadPath", "fileName"] {
-            let value = get(v, name);
-            if !value.is_undefined() && !value.is_null() {
-                set(&fields, name, &value);
+            let value = v.field(name)?;
+            if !value.is_absent() {
+                set(&fields, name, value.value());
             }
         }
-        let method = match get(v, "method") {
-            m if m.is_undefined() || m.is_null() => Method::Stream,
-            m => match m.as_string().as_deref() {
-                Some("auto" | "stream") => Method::Stream,
-                Some("base64") => Method::Base64,
-                _ => {
-                    return Err(Error::invalid(
-                        "method",
-                        "one_of",
-                        "`method` must be \"auto\", \"stream\" or \"base64\"",
-                    ))
-                }
-            },
+        let method = v.field("method")?;
+        let method = match method.text()?.as_deref() {
+            _ if method.is_absent() => Method::Stream,
+            Some("auto" | "stream") => Method::Stream,
+            Some("base64") => Method::Base64,
+            _ => {
+                return Err(method.invalid(
+                    "one_of",
+                    "`method` must be \"auto\", \"stream\" or \"base64\"",
+                ))
+            }
         };
-        let on_progress = match get(v, "onProgress") {
-            f if f.is_undefined() || f.is_null() => None,
-            f => Some(f.dyn_into::<Function>().map_err(|_| {
-                Error::invalid(
-                    "onProgress",
+        let on_progress = v.field("onProgress")?;
+        let on_progress = match on_progress.function() {
+            _ if on_progress.is_absent() => None,
+            Some(f) => Some(f),
+            None => {
+                return Err(on_progress.invalid(
                     "type",
                     "`onProgress` must be a function receiving { loaded, total }",
-                )
-            })?),
+                ))
+            }
         };
-        let mime_type = match get(v, "mimeType") {
-            m if m.is_undefined() || m.is_null() => None,
-            m => Some(m.as_string().filter(|s| is_mime(s)).ok_or_else(|| {
-                Error::invalid(
-                    "mimeType",
+        let mime = v.field("mimeType")?;
+        let mime_type = match mime.text()?.filter(|s| is_mime(s)) {
+            _ if mime.is_absent() => None,
+            Some(m) => Some(m),
+            None => {
+                return Err(mime.invalid(
                     "type",
                     "`mimeType` must be a MIME type such as \"audio/wav\"",
-                )
-            })?),
+                ))
+            }
         };
         Ok(UploadOptions {
             call,
@@ -79,3 +80,4 @@ impl UploadOptions {
         get(&self.fields, "fileName").as_string()
     }
 }
+

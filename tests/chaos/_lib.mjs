@@ -152,6 +152,23 @@ export function operations(ids) {
     getVocalSeparation: { taskId: ids.separationId ?? ids.taskId },
     generateVideo: { taskId: ids.taskId, audioId: ids.audioId, callBackUrl: cb },
     getVideo: { taskId: ids.videoId ?? ids.taskId },
+    generateSounds: { prompt: "rain on a tin roof", model: "V5", soundLoop: true, soundTempo: 90, callBackUrl: cb },
+    replaceSection: {
+      taskId: ids.taskId, audioId: ids.audioId, prompt: "p", tags: "jazz", title: "t", fullLyrics: "l",
+      infillStartS: 1, infillEndS: 7, callBackUrl: cb,
+    },
+    mashup: { uploadUrlList: [ids.downloadUrl, ids.secondUrl ?? ids.downloadUrl], customMode: false, model: "V5", prompt: "mix", callBackUrl: cb },
+    generatePersona: { taskId: ids.taskId, audioId: ids.audioId, name: "n", description: "d", vocalStart: 0, vocalEnd: 12 },
+    generateMidi: { taskId: ids.separationId ?? ids.taskId, audioId: ids.stemId, callBackUrl: cb },
+    getMidi: { taskId: ids.midiId ?? ids.taskId },
+    recoverAudio: { sunoTaskId: ids.taskId, callBackUrl: cb },
+    getRecovery: { task_id: ids.recoveryId ?? ids.taskId },
+    validateVoice: { voiceUrl: ids.voiceUrl ?? ids.downloadUrl, vocalStartS: 1, vocalEndS: 15, callBackUrl: cb },
+    getVoiceValidation: { taskId: ids.voiceValidationId ?? ids.taskId },
+    regenerateVoicePhrase: { taskId: ids.voiceValidationId ?? ids.taskId, calBackUrl: cb },
+    createVoice: { taskId: ids.voiceValidationId ?? ids.taskId, verifyUrl: ids.voiceUrl ?? ids.downloadUrl, callBackUrl: cb },
+    getVoice: { taskId: ids.voiceId ?? ids.taskId },
+    checkVoice: { task_id: ids.voiceId ?? ids.taskId },
   };
 }
 
@@ -163,12 +180,16 @@ export const WAITERS = {
   waitForLyrics: "generateLyrics",
   waitForVocalSeparation: "separateVocals",
   waitForVideo: "generateVideo",
+  waitForMidi: "generateMidi",
+  waitForRecovery: "recoverAudio",
+  waitForVoiceValidation: "validateVoice",
+  waitForVoice: "createVoice",
 };
 
 /** A short polling schedule for waiters in the scripts. */
 export const FAST = { minIntervalMs: 20, maxIntervalMs: 60 };
 
-/** A few bytes of a valid WAV file (silence), for uploads. */
+/** A few bytes of a valid WAV file (8 kHz: 800 samples are 0.1 s), for uploads. */
 export function tinyWav(samples = 800) {
   const data = samples * 2;
   const b = Buffer.alloc(44 + data);
@@ -222,6 +243,9 @@ export async function recordAnswers(pkg, { tag = `rec-${process.pid}-${Date.now(
   const wav = tinyWav();
   const up = await client.uploadBase64(wav, { fileName: "chaos.wav", mimeType: "audio/wav" });
   ids.downloadUrl = up.downloadUrl;
+  ids.secondUrl = (await client.uploadBase64(wav, { fileName: "chaos-b.wav" })).downloadUrl;
+  // A custom voice wants a recording long enough to hold the singing window.
+  ids.voiceUrl = (await client.uploadBase64(tinyWav(8000 * 16), { fileName: "chaos-voice.wav" })).downloadUrl;
   await client.uploadFile(new Blob([wav], { type: "audio/wav" }), { fileName: "chaos2.wav" });
   await client.uploadFromUrl(up.downloadUrl, { fileName: "chaos3.wav" }).catch(() => {});
   const task = await client.generate(operations(ids).generate, { wait: FAST });
@@ -238,10 +262,23 @@ export async function recordAnswers(pkg, { tag = `rec-${process.pid}-${Date.now(
   for (const [op, idName] of Object.entries(waited)) {
     const done = await client[op](ops[op], { wait: FAST });
     ids[idName] = done.taskId;
+    if (op === "separateVocals") ids.stemId = done.response?.originData?.[0]?.id;
   }
+  // The families beyond a song; each step is best effort, so that one refusal leaves the others
+  // recorded (an operation without a recorded answer gets a 404 from memory, still a typed error).
+  const best = (f) => f().catch(() => undefined);
+  ids.midiId = (await best(() => client.generateMidi(operations(ids).generateMidi, { wait: FAST })))?.taskId;
+  ids.recoveryId = (await best(() => client.recoverAudio(operations(ids).recoverAudio, { wait: FAST })))?.taskId;
+  ids.voiceValidationId = (await best(() => client.validateVoice(operations(ids).validateVoice, { wait: FAST })))?.taskId;
+  const phrase = await best(() => client.regenerateVoicePhrase(operations(ids).regenerateVoicePhrase, { wait: FAST }));
+  ids.voiceValidationId = phrase?.taskId ?? ids.voiceValidationId;
+  ids.voiceId = (await best(() => client.createVoice(operations(ids).createVoice, { wait: FAST })))?.taskId;
   const after = operations(ids);
-  for (const op of ["extend", "uploadCover", "uploadExtend", "addInstrumental", "addVocals"]) {
-    await client[op](after[op], { wait: FAST });
+  for (const op of ["extend", "uploadCover", "uploadExtend", "addInstrumental", "addVocals", "generateSounds", "replaceSection", "mashup"]) {
+    await best(() => client[op](after[op], { wait: FAST }));
+  }
+  for (const op of ["generatePersona", "getMidi", "getRecovery", "getVoiceValidation", "getVoice", "checkVoice"]) {
+    await best(() => client[op](after[op]));
   }
   for (const op of ["boostStyle", "getTask", "getCredits", "getCover", "getWav", "getLyrics", "getTimestampedLyrics", "getVocalSeparation", "getVideo"]) {
     await client[op](after[op]);

@@ -1,14 +1,18 @@
 // Chaos: hostile JS values at every entry point of the package.
 //
 // Throwing getters, Proxies with throwing traps, revoked Proxies, cyclic objects, symbols, BigInts,
-// functions, frozen objects, huge strings (and more: see _hostile.mjs) given to `new Client(options)`,
-// every method's request and options, the waiters' task ids and options, `watchTask`, the uploads'
-// file and options, a `fetch` option that resolves with a hostile Response, `parseCallback`, and
-// `CallbackDeduper` (`new`, `isNew`, `forget`, `size`). Calls answer from memory (a `fetch` option
+// functions, frozen objects, huge strings, sparse and lying arrays (and more: see _hostile.mjs) given
+// to `new Client(options)` and each of its options, every method's request, request fields, options
+// and `this`, the waiters' task ids and options, `watchTask`, the uploads' file and options, a
+// `fetch` option that resolves with a hostile Response, `parseCallback`, `CallbackDeduper` (`new`,
+// `isNew`, `forget`, `size`) and `validateRequest`. Calls answer from memory (a `fetch` option
 // replaying the emulator's real answers), so that only the hostile value differs from a working call.
-// Goals: every throw and rejection is a TunesmithError, no Promise is left pending, and after every
-// failure a known-good call against the real emulator, a known-good `parseCallback`, and the deduper
-// that received the hostile values still work.
+//
+// First the matrix: every kind of hostile value in every slot (an argument or option of an entry
+// point, see `slotTable`), in a fixed order, so that even a short run covers each pair; then
+// `values` cases drawn at random. Goals: every throw and rejection is a TunesmithError, no Promise
+// is left pending, and after every failure a known-good call against the real emulator, a
+// known-good `parseCallback`, and the deduper that received the hostile values still work.
 //
 // A value can poison the wasm module (issue 13): then nothing in this module instance works any
 // more. So the cases run in a worker thread; when its known-good check fails, the worker reports
@@ -16,13 +20,14 @@
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
 // CHAOS_SCALE (1: 100,000 values).
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   Examples, FAST, WAITERS, atLeast, describe, env, goal, importPackage, operations, recordAnswers, report,
   requireEmulator, rng, scaled, settle, tinyWav,
   isMain,
 } from "./_lib.mjs";
-import { Hostile, hostile, pickKind } from "./_hostile.mjs";
+import { Hostile, KINDS, hostile, pickKind, variants } from "./_hostile.mjs";
 
 const NAME = "hostile-values";
 const FILE = fileURLToPath(import.meta.url);
@@ -36,7 +41,19 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
   const pkg = await importPackage();
   const started = performance.now();
   const rec = await recordAnswers(pkg);
+  const recordSeconds = Math.round((performance.now() - started) / 100) / 10;
+  const slots = slotTable({ base: {}, ops: operations(rec.ids) });
+  const matrixCases = slots.length * Object.keys(KINDS).length;
+  const cases = matrixCases + values;
   const totals = {
+    matrix: { slots: slots.length, kinds: Object.keys(KINDS).length, cases: matrixCases },
+    // What the matrix reached: the options of each kind, and every method called through a slot.
+    surface: {
+      ...SURFACE,
+      methods: [...new Set(slots.filter((s) => ["method", "waiter", "watchTask", "upload"].includes(s.entry) && !s.name.startsWith("Client.prototype")).map((s) => s.name.split("(")[0]))],
+    },
+    matrixCasesRun: 0,
+    wasmTraps: 0,
     values: 0,
     accepted: 0,
     refused: 0,
@@ -58,10 +75,10 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
     uncaughtExamples: {},
   };
   let next = 0;
-  while (next < values) {
+  while (next < cases) {
     totals.workers++;
     const result = await new Promise((resolve) => {
-      const w = new Worker(FILE, { workerData: { rec, from: next, to: values, seed } });
+      const w = new Worker(FILE, { workerData: { rec, from: next, to: cases, seed, matrixCases } });
       let last = null;
       // A worker stuck for 2 minutes (a synchronous hang) is stopped and counted as crashed.
       let watchdog;
@@ -91,11 +108,14 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
   }
   totals.panicCases = totals.panicCases.slice(0, 20);
   totals.seconds = Math.round((performance.now() - started) / 100) / 10;
+  totals.recordSeconds = recordSeconds;
   const goals = {
-    values: atLeast(totals.values, values),
+    values: atLeast(totals.values, cases),
+    matrixCovered: atLeast(totals.matrixCasesRun, matrixCases),
     untypedErrors: goal(totals.untypedErrors, 0),
     pendingPromises: goal(totals.pending, 0),
     panics: goal(totals.panics, 0),
+    wasmTraps: goal(totals.wasmTraps, 0),
     brokenDedupers: goal(totals.brokenDedupers, 0),
     uncaughtExceptions: goal(totals.uncaughtExceptions, 0),
     unhandledRejections: goal(totals.unhandledRejections, 0),
@@ -118,9 +138,206 @@ function merge(into, from) {
   }
 }
 
+// ---- Every argument and option of every entry point -----------------------------------------
+
+/** The options each entry point documents (the suites hold these lists to the `.d.ts`). */
+export const SURFACE = {
+  client: ["apiKey", "companionUrl", "baseUrl", "uploadUrl", "serviceSegment", "timeoutMs", "uploadTimeoutMs", "maxRetries", "headers", "fetch", "dangerouslyAllowBrowser"],
+  call: ["signal", "timeoutMs", "maxRetries", "headers", "extraFields", "wait"],
+  wait: ["signal", "timeoutMs", "minIntervalMs", "maxIntervalMs", "onProgress"],
+  upload: ["fileName", "uploadPath", "mimeType", "onProgress", "signal", "timeoutMs", "headers", "extraFields", "method", "maxRetries"],
+};
+
+/** How often a random case goes to each entry point (the matrix cases cover each slot equally). */
+const ENTRY_WEIGHTS = [["client", 1], ["method", 4], ["waiter", 2], ["watchTask", 1], ["upload", 2], ["parseCallback", 2], ["deduper", 2], ["fetch", 1], ["validateRequest", 1]];
+
+/** Runs a `watchTask` iterator to its end, closing it whatever happens. */
+function drain(it) {
+  return (async () => {
+    try {
+      for await (const _ of it);
+    } finally {
+      await it.return?.();
+    }
+  })();
+}
+
+/**
+ * The slots: `{ entry, name, subs?, make(H, sub, r) }`, one per argument or option of each entry
+ * point. `make` builds the call with `H(base)`, the hostile value, in the slot; a slot named with
+ * `*` stands for each of its `subs` (a request field, an option), one per case.
+ */
+function slotTable(c) {
+  const { Client, client, base, ops, ids, wav, waitOptions, callback, callbacks, freshEvent, victim, realResponse, validateRequest } = c;
+  const slots = [];
+  const add = (entry, name, make, subs) => slots.push({ entry, name, make, subs });
+  const creates = new Set([...Object.values(WAITERS), "extend", "uploadCover", "uploadExtend", "addInstrumental", "addVocals", "generateSounds", "replaceSection", "mashup", "regenerateVoicePhrase"]);
+
+  // new Client(options): the whole object, each option, a header's value.
+  const withoutKey = { ...base, apiKey: undefined, companionUrl: "http://127.0.0.1:1" };
+  add("client", "new Client(options)", (H) => {
+    const opts = H(base);
+    return () => new Client(opts).getCredits();
+  });
+  for (const field of SURFACE.client) {
+    add("client", `new Client(options.${field})`, (H) => {
+      const opts = field === "companionUrl" ? { ...withoutKey, companionUrl: H(withoutKey.companionUrl) } : { ...base, [field]: H(base[field] ?? (field === "headers" ? { "x-a": "1" } : undefined)) };
+      return () => new Client(opts).getCredits();
+    });
+  }
+  add("client", "new Client(options.headers.x-a)", (H) => {
+    const opts = { ...base, headers: { "x-a": H("1") } };
+    return () => new Client(opts).getCredits();
+  });
+
+  // Every operation: its request, each request field, its options, each option (and the fields of
+  // `headers`, `extraFields` and `wait`), and `this`.
+  const optionBase = { signal: () => new AbortController().signal, timeoutMs: () => 1000, maxRetries: () => 0, headers: () => ({ "x-a": "1" }), extraFields: () => ({ k: 1 }), wait: () => waitOptions };
+  const optionSubs = [...SURFACE.call, "headers.x-a", "extraFields.k", ...SURFACE.wait.map((f) => `wait.${f}`)];
+  for (const op of Object.keys(ops)) {
+    add("method", `${op}(request)`, (H) => {
+      const req = H(ops[op]);
+      return () => client[op](req);
+    });
+    const fields = [...Object.keys(ops[op]), "unknownField", ...(creates.has(op) ? ["wait"] : [])];
+    add("method", `${op}(request.*)`, (H, field) => {
+      const req = { ...ops[op], [field]: H(field === "wait" ? waitOptions : ops[op][field]) };
+      return () => client[op](req);
+    }, fields);
+    add("method", `${op}(_, options)`, (H) => {
+      const opts = H({ maxRetries: 0 });
+      return () => client[op](ops[op], opts);
+    });
+    add("method", `${op}(_, options.*)`, (H, sub) => {
+      const [field, inner] = sub.split(".");
+      const value = optionBase[field]();
+      const opts = { [field]: inner === undefined ? H(value) : { ...value, [inner]: H(value[inner] ?? (inner === "signal" ? new AbortController().signal : () => {})) } };
+      return () => client[op](ops[op], opts);
+    }, optionSubs);
+  }
+  add("method", "Client.prototype.*.call(this)", (H, op) => {
+    const self = H(client);
+    return () => Client.prototype[op].call(self, ops[op]);
+  }, [...Object.keys(ops), ...Object.keys(WAITERS), "uploadBase64", "uploadFromUrl", "uploadFile", "watchTask"]);
+
+  // The waiters and watchTask: the task id, the options, each option.
+  const waiterBase = { signal: () => new AbortController().signal, onProgress: () => () => {} };
+  for (const waiter of [...Object.keys(WAITERS), "watchTask"]) {
+    const entry = waiter === "watchTask" ? "watchTask" : "waiter";
+    const call = (taskId, opts) => (waiter === "watchTask" ? () => drain(client.watchTask(taskId, opts)) : () => client[waiter](taskId, opts));
+    add(entry, `${waiter}(taskId)`, (H, _, r) => call(H(r.chance(0.5) ? ids.taskId : { taskId: ids.taskId }), waitOptions));
+    add(entry, `${waiter}(_, options)`, (H) => call(ids.taskId, H(waitOptions)));
+    add(entry, `${waiter}(_, options.*)`, (H, field) => call(ids.taskId, { ...waitOptions, [field]: H(waiterBase[field]?.() ?? waitOptions[field]) }), SURFACE.wait);
+  }
+
+  // The uploads: the file (or data, or URL), the options, each option.
+  const uploadBase = { fileName: "h.wav", uploadPath: "up", mimeType: "audio/wav", onProgress: () => {}, signal: new AbortController().signal, timeoutMs: 1000, headers: {}, extraFields: { k: 1 }, method: "auto", maxRetries: 0 };
+  for (const op of ["uploadBase64", "uploadFromUrl", "uploadFile"]) {
+    const data = () => ({ uploadBase64: wav, uploadFromUrl: ids.downloadUrl, uploadFile: new Blob([wav], { type: "audio/wav" }) })[op];
+    const opts = { fileName: "h.wav" };
+    add("upload", `${op}(file)`, (H) => {
+      const v = H(data());
+      return () => client[op](v, opts);
+    });
+    add("upload", `${op}(_, options)`, (H) => {
+      const v = H(opts);
+      return () => client[op](data(), v);
+    });
+    for (const field of SURFACE.upload) {
+      add("upload", `${op}(_, options.${field})`, (H) => {
+        const v = { ...opts, [field]: H(uploadBase[field]) };
+        return () => client[op](data(), v);
+      });
+    }
+  }
+
+  // parseCallback: the body, and a value somewhere inside it.
+  const sample = (r) => structuredClone(r.pick(callbacks.length ? callbacks : [callback]));
+  add("parseCallback", "parseCallback(body)", (H, _, r) => {
+    const v = H(sample(r));
+    return () => c.parseCallback(v);
+  });
+  const inside = [
+    ["body", (b) => b],
+    ["data", (b) => (b.data && typeof b.data === "object" ? b.data : null)],
+    ["data.data[0]", (b) => (Array.isArray(b.data?.data) && b.data.data.length ? b.data.data[0] : null)],
+  ];
+  for (const [where, holderOf] of inside) {
+    add("parseCallback", `parseCallback(${where}.*)`, (H, _, r) => {
+      const body = sample(r);
+      const holder = holderOf(body) ?? body;
+      const key = Object.keys(holder).length ? r.pick(Object.keys(holder)) : "x";
+      holder[key] = H(holder[key]);
+      return () => c.parseCallback(body);
+    });
+  }
+  add("parseCallback", "parseCallback(data.data)", (H, _, r) => {
+    const body = sample(r);
+    if (body.data && typeof body.data === "object") body.data.data = H(body.data.data ?? []);
+    else body.data = { data: H([]) };
+    return () => c.parseCallback(body);
+  });
+
+  // CallbackDeduper: its options, and the events its methods take.
+  add("deduper", "new CallbackDeduper(options)", (H) => deduperWith(c, H({ maxEntries: 10 })));
+  add("deduper", "new CallbackDeduper(options.maxEntries)", (H) => deduperWith(c, { maxEntries: H(10) }));
+  for (const method of ["isNew", "forget"]) {
+    add("deduper", `deduper.${method}(event)`, (H) => {
+      const v = H(freshEvent());
+      return () => [victim()[method](v), victim().size];
+    });
+    add("deduper", `deduper.${method}(event.data)`, (H) => {
+      const v = { ...freshEvent(), data: H(freshEvent().data) };
+      return () => [victim()[method](v), victim().size];
+    });
+  }
+
+  // The `fetch` option resolves with a hostile Response, or one with hostile parts.
+  for (const part of ["response", "status", "headers", "headers.get", "text"]) {
+    add("fetch", `fetch -> ${part}`, (H) => {
+      const make = () => {
+        const resp = realResponse();
+        if (part === "response") return H(resp);
+        if (part === "headers.get") resp.headers = { get: H(() => null) };
+        else resp[part] = H(resp[part]);
+        return resp;
+      };
+      const other = new Client({ ...base, fetch: async () => make() });
+      return () => other.getCredits();
+    });
+  }
+
+  // validateRequest (the companion's check): the operation's name, the request, a field.
+  add("validateRequest", "validateRequest(operation)", (H) => {
+    const name = H("getTask");
+    return () => validateRequest(name, ops.getTask);
+  });
+  add("validateRequest", "validateRequest(*, request)", (H, op) => {
+    const req = H(ops[op]);
+    return () => validateRequest(op, req);
+  }, Object.keys(ops));
+  add("validateRequest", "validateRequest(*, request.field)", (H, op, r) => {
+    const keys = Object.keys(ops[op]);
+    const field = keys.length ? r.pick(keys) : "x";
+    const req = { ...ops[op], [field]: H(ops[op][field]) };
+    return () => validateRequest(op, req);
+  }, Object.keys(ops));
+  return slots;
+}
+
+
+function deduperWith(c, options) {
+  return () => {
+    const d = new c.CallbackDeduper(options);
+    const out = [d.isNew(c.callback), d.size];
+    d.free();
+    return out;
+  };
+}
+
 // ---- The worker: runs cases until done or poisoned -------------------------------------------
 
-async function worker({ rec, from, to, seed }) {
+async function worker({ rec, from, to, seed, matrixCases }) {
   // A hostile options object can leave a client on its defaults (the real service, global fetch):
   // nothing here may leave this machine, so the global fetch only reaches loopback.
   const loopbackFetch = globalThis.fetch;
@@ -130,7 +347,12 @@ async function worker({ rec, from, to, seed }) {
       : Promise.reject(new TypeError(`chaos: no network beyond loopback (${String(url).slice(0, 60)})`));
   const pkg = await importPackage();
   const { Client, CallbackDeduper, TunesmithError, parseCallback } = pkg;
+  // Internal to `tunesmith/server`, exported by the wasm glue: an entry point all the same.
+  const { validateRequest } = await import(pathToFileURL(resolve(env.pkg, "tunesmith.js")).href);
   const counts = {
+    matrixCasesRun: 0,
+    wasmTraps: 0,
+    callerCallbackThrows: 0,
     values: 0,
     accepted: 0,
     refused: 0,
@@ -154,10 +376,12 @@ async function worker({ rec, from, to, seed }) {
   let current = "";
   process.on("unhandledRejection", (reason) => {
     if (reason instanceof Hostile && /hostile promise/.test(reason.message)) return; // our own exotic value
+    if (reason instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
     counts.unhandledRejections++;
     counts.uncaughtExamples.add("unhandledRejection", `${describe(reason)} during ${current}`);
   });
   process.on("uncaughtException", (error) => {
+    if (error instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
     counts.uncaughtExceptions++;
     counts.uncaughtExamples.add("uncaughtException", `${describe(error)} during ${current}`);
   });
@@ -168,7 +392,7 @@ async function worker({ rec, from, to, seed }) {
     const key = `${a.method} ${a.path}`;
     if (a.status !== 200 || !/"code":200/.test(a.text)) continue;
     // A finished task wins over a running one, so that waiters end at their first query.
-    const done = /"status":"SUCCESS"|"successFlag":("SUCCESS"|1[,}])/.test(a.text);
+    const done = /"status":"(SUCCESS|success|wait_validating)"|"successFlag":("SUCCESS"|1[,}])/.test(a.text);
     if (!good.has(key) || (done && !good.get(key).done)) good.set(key, { ...a, done });
   }
   const memFetch = async (url, init) => {
@@ -192,164 +416,43 @@ async function worker({ rec, from, to, seed }) {
     parseCallback(callback);
   };
 
-  const clientFields = ["apiKey", "baseUrl", "uploadUrl", "serviceSegment", "timeoutMs", "uploadTimeoutMs", "maxRetries", "headers", "fetch", "dangerouslyAllowBrowser"];
-  const optionFields = ["signal", "timeoutMs", "maxRetries", "headers", "extraFields", "wait"];
-  const waitFields = ["signal", "timeoutMs", "minIntervalMs", "maxIntervalMs", "onProgress"];
-  const uploadFields = ["fileName", "uploadPath", "mimeType", "onProgress", "signal", "timeoutMs", "headers", "method", "maxRetries"];
   const waitOptions = { ...FAST, timeoutMs: 2000 };
   const realResponse = () => {
     const a = good.get(`GET /api/v1/generate/credit`) ?? rec.answers[0];
     return { status: a.status, ok: true, headers: new Headers(a.headers), text: async () => a.text };
   };
+  const slots = slotTable({
+    Client, CallbackDeduper, parseCallback, validateRequest, client, base, ops, ids, wav, waitOptions, callback, callbacks, freshEvent,
+    victim: () => victim, realResponse,
+  });
+  const byEntry = {};
+  for (const s of slots) (byEntry[s.entry] ??= []).push(s);
+  const entries = ENTRY_WEIGHTS.flatMap(([entry, w]) => Array(w).fill(entry));
+  const kindNames = Object.keys(KINDS);
 
-  /** Case `i`: `{ entry, slot, kind, thunk }`. */
+  /**
+   * Case `i`: `{ entry, slot, kind, thunk }`. Cases below `matrixCases` walk the matrix in order
+   * (slot `i / kinds`, kind `i % kinds`, the variant and the sub-field turning with both); the rest
+   * are drawn at random.
+   */
   function buildCase(i) {
     const r = rng(seed * 9_000_011 + i);
-    const kind = pickKind(r);
-    const H = (b) => hostile(kind, b, r, reenter);
-    const entry = r.pick(["client", "method", "method", "method", "method", "waiter", "waiter", "watchTask", "upload", "upload", "parseCallback", "parseCallback", "deduper", "deduper", "fetch"]);
-    let slot;
-    let thunk;
-    if (entry === "client") {
-      if (r.chance(0.15)) {
-        slot = "options";
-        const opts = H(base);
-        thunk = () => new Client(opts).getCredits();
-      } else {
-        slot = r.pick(clientFields);
-        const opts = { ...base, [slot]: H(base[slot] ?? (slot === "headers" ? { "x-a": "1" } : undefined)) };
-        if (slot === "headers" && r.chance(0.5)) opts.headers = { "x-a": H("1") };
-        thunk = () => new Client(opts).getCredits();
-      }
-    } else if (entry === "method") {
-      const op = r.pick(Object.keys(ops));
-      const roll = r.int(6);
-      if (roll === 0) {
-        slot = `${op}(request)`;
-        const req = H(ops[op]);
-        thunk = () => client[op](req);
-      } else if (roll <= 2) {
-        const keys = Object.keys(ops[op]);
-        const field = keys.length && r.chance(0.85) ? r.pick(keys) : "unknownField";
-        slot = `${op}(request.${field})`;
-        const req = { ...ops[op], [field]: H(ops[op][field]) };
-        thunk = () => client[op](req);
-      } else if (roll === 3) {
-        slot = `${op}(_, options)`;
-        const opts = H({ maxRetries: 0 });
-        thunk = () => client[op](ops[op], opts);
-      } else {
-        const field = r.pick(optionFields);
-        slot = `${op}(_, options.${field})`;
-        const baseValue = { signal: new AbortController().signal, timeoutMs: 1000, maxRetries: 0, headers: { "x-a": "1" }, extraFields: { k: 1 }, wait: waitOptions }[field];
-        let value = H(baseValue);
-        if ((field === "headers" || field === "extraFields" || field === "wait") && r.chance(0.5)) {
-          const inner = Object.keys(baseValue);
-          const k = r.pick(inner);
-          value = { ...baseValue, [k]: H(baseValue[k]) };
-          slot += `.${k}`;
-        }
-        thunk = () => client[op](ops[op], { [field]: value });
-      }
-    } else if (entry === "waiter" || entry === "watchTask") {
-      const waiter = entry === "watchTask" ? "watchTask" : r.pick(Object.keys(WAITERS));
-      const roll = r.int(3);
-      let taskId = ids.taskId;
-      let opts = waitOptions;
-      if (roll === 0) {
-        slot = `${waiter}(taskId)`;
-        taskId = H(r.chance(0.5) ? ids.taskId : { taskId: ids.taskId });
-      } else if (roll === 1) {
-        slot = `${waiter}(_, options)`;
-        opts = H(waitOptions);
-      } else {
-        const field = r.pick(waitFields);
-        slot = `${waiter}(_, options.${field})`;
-        opts = { ...waitOptions, [field]: H({ signal: new AbortController().signal, onProgress: () => {} }[field] ?? waitOptions[field]) };
-      }
-      if (entry === "watchTask") {
-        thunk = () => {
-          const it = client.watchTask(taskId, opts);
-          return (async () => {
-            try {
-              for await (const _ of it);
-            } finally {
-              await it.return?.();
-            }
-          })();
-        };
-      } else thunk = () => client[waiter](taskId, opts);
-    } else if (entry === "upload") {
-      const op = r.pick(["uploadBase64", "uploadFromUrl", "uploadFile"]);
-      const data = { uploadBase64: wav, uploadFromUrl: ids.downloadUrl, uploadFile: new Blob([wav], { type: "audio/wav" }) }[op];
-      const opts = { fileName: "h.wav" };
-      const roll = r.int(3);
-      if (roll === 0) {
-        slot = `${op}(file)`;
-        const v = H(data);
-        thunk = () => client[op](v, opts);
-      } else if (roll === 1) {
-        slot = `${op}(_, options)`;
-        const v = H(opts);
-        thunk = () => client[op](data, v);
-      } else {
-        const field = r.pick(uploadFields);
-        slot = `${op}(_, options.${field})`;
-        const baseValue = { fileName: "h.wav", uploadPath: "up", mimeType: "audio/wav", onProgress: () => {}, signal: new AbortController().signal, timeoutMs: 1000, headers: {}, method: "auto", maxRetries: 0 }[field];
-        const v = { ...opts, [field]: H(baseValue) };
-        thunk = () => client[op](data, v);
-      }
-    } else if (entry === "parseCallback") {
-      if (r.chance(0.3)) {
-        slot = "parseCallback(body)";
-        const v = H(r.pick(callbacks.length ? callbacks : [callback]));
-        thunk = () => parseCallback(v);
-      } else {
-        const body = structuredClone(r.pick(callbacks.length ? callbacks : [callback]));
-        // A hostile value somewhere inside: top level, data, or one track.
-        const holders = [["body", body]];
-        if (body.data && typeof body.data === "object") holders.push(["data", body.data]);
-        const list = body.data?.data;
-        if (Array.isArray(list) && list.length) holders.push(["data.data[0]", list[0]], ["data.data", list]);
-        const [where, holder] = r.pick(holders);
-        const keys = Object.keys(holder);
-        const key = keys.length ? r.pick(keys) : "x";
-        holder[key] = H(holder[key]);
-        slot = `parseCallback(${where}.${key})`;
-        thunk = () => parseCallback(body);
-      }
-    } else if (entry === "deduper") {
-      const roll = r.int(4);
-      if (roll === 0) {
-        slot = "new CallbackDeduper(options)";
-        const v = r.chance(0.5) ? H({ maxEntries: 10 }) : { maxEntries: H(10) };
-        thunk = () => {
-          const d = new CallbackDeduper(v);
-          const out = [d.isNew(callback), d.size];
-          d.free();
-          return out;
-        };
-      } else {
-        const method = roll === 1 ? "forget" : "isNew";
-        slot = `deduper.${method}(event)`;
-        const v = r.chance(0.6) ? H(freshEvent()) : { ...freshEvent(), data: H(freshEvent().data) };
-        thunk = () => [victim[method](v), victim.size];
-      }
+    let slot, kind, variant, sub;
+    if (i < matrixCases) {
+      const s = Math.floor(i / kindNames.length);
+      const k = i % kindNames.length;
+      slot = slots[s];
+      kind = kindNames[k];
+      variant = (s * 7 + k) % variants(kind);
+      sub = slot.subs?.[(s + k) % slot.subs.length];
     } else {
-      // The `fetch` option resolves with a hostile Response (or one with hostile parts).
-      const part = r.pick(["response", "status", "headers", "headers.get", "text"]);
-      slot = `fetch -> ${part}`;
-      const make = () => {
-        const resp = realResponse();
-        if (part === "response") return H(resp);
-        if (part === "headers.get") resp.headers = { get: H(() => null) };
-        else resp[part] = H(resp[part]);
-        return resp;
-      };
-      const c = new Client({ ...base, fetch: async () => make() });
-      thunk = () => c.getCredits();
+      slot = r.pick(byEntry[r.pick(entries)]);
+      kind = pickKind(r);
+      sub = slot.subs && r.pick(slot.subs);
     }
-    return { entry, slot, kind, thunk };
+    const H = (b) => hostile(kind, b, r, reenter, variant);
+    const name = sub === undefined ? slot.name : slot.name.replace("*", sub);
+    return { entry: slot.entry, slot: name, kind, thunk: slot.make(H, sub, r) };
   }
 
   /** After a failure: the real client, a parse and the decks still work. False: poisoned. */
@@ -386,6 +489,7 @@ async function worker({ rec, from, to, seed }) {
       const i = nextCase++;
       const c = buildCase(i);
       counts.values++;
+      if (i < matrixCases) counts.matrixCasesRun++;
       counts.byEntry[c.entry] = (counts.byEntry[c.entry] ?? 0) + 1;
       current = `case ${i}: ${c.slot} <- ${c.kind}`;
       if (process.env.CHAOS_DEBUG) console.error(current);
@@ -404,6 +508,10 @@ async function worker({ rec, from, to, seed }) {
       if (out.how === "pending") {
         counts.pending++;
         counts.pendingExamples.add(c.entry, `${c.slot} <- ${c.kind}`);
+      } else if (out.error instanceof WebAssembly.RuntimeError) {
+        // A panic (or any trap) in the module: whether or not it still answers after, it is one.
+        counts.wasmTraps++;
+        counts.untypedExamples.add("trap", `${out.how} ${describe(out.error)} at ${c.slot} <- ${c.kind}`);
       } else if (out.error instanceof TunesmithError) {
         counts.refused++;
       } else if (out.how === "rejected" && c.slot.includes(".onProgress")) {

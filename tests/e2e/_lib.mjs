@@ -1,14 +1,15 @@
 // Shared by the e2e scripts: the emulator (the one xtask started, or our own), the packed tarball
-// installed into fresh projects, a static server, headless Chromium, and a tiny runner that prints
-// `N passed, N failed` as `cargo xtask test` reads it.
+// installed into fresh projects, a static server, headless Chromium, and node's test runner (each
+// script is a `node --test` file; its tests run in order).
 import { spawn, execFile } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize, resolve } from "node:path";
+import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { after, test as nodeTest } from "node:test";
 import { promisify } from "node:util";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -33,13 +34,14 @@ export async function sh(cmd, args, options = {}) {
 // ---- Tools (tests/e2e/package.json), installed once and kept between runs --------------------------
 
 /** `npm ci` in tests/e2e when its lockfile changed since the last install. */
+/** The repository's npm tools (one root lockfile), installed when `cargo xtask test` has not yet. */
 export async function ensureTools() {
-  const lock = await readFile(join(TOOLS, "package-lock.json"), "utf8");
-  const stamp = join(TOOLS, "node_modules", ".installed-lock");
+  const lock = await readFile(join(ROOT, "package-lock.json"), "utf8");
+  const stamp = join(ROOT, "node_modules", ".installed-lock");
   const installed = await readFile(stamp, "utf8").catch(() => "");
   if (installed !== lock) {
-    console.log("installing tests/e2e tools (npm ci)…");
-    await sh("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: TOOLS });
+    console.log("installing the repository's npm tools (npm ci)…");
+    await sh("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: ROOT });
     await writeFile(stamp, lock);
   }
   const require = createRequire(join(TOOLS, "package.json"));
@@ -98,14 +100,82 @@ export async function emulator({ own = false, args = [] } = {}) {
 
 /**
  * The demo page as `cargo xtask demo` serves it: www/ and pkg/ copied into a fresh folder, served
- * by an emulator of our own (`--www`) with the given stage delay; stopped by `stop()`.
+ * by an emulator of our own (`--www`) with the given stage delay; with `companion`, the page talks
+ * to the demo's own companion (xtask/src/demo-companion.mjs, which holds the key) as it does under
+ * `cargo xtask demo`. Stopped by `stop()`; `companionLog()` is what the companion printed, and
+ * `restartCompanion()` restarts it on the same port and store.
  */
-export async function demoSite({ stageDelayMs = 2500, args = [] } = {}) {
+export async function demoSite({ stageDelayMs = 2500, args = [], companion = false } = {}) {
   const site = await mkdtemp(join(tmpdir(), "tunesmith-demo-site-"));
   await cp(join(ROOT, "www"), site, { recursive: true });
   await cp(PKG, join(site, "pkg"), { recursive: true });
   const emu = await emulator({ own: true, args: ["--www", site, "--stage-delay-ms", String(stageDelayMs), ...args] });
-  return { ...emu, site };
+  if (!companion) return { ...emu, site };
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    TUNESMITH_PKG: PKG,
+    COMPANION_PORT: String(port),
+    COMPANION_API_KEY: emu.key,
+    COMPANION_MUSIC_URL: emu.music,
+    COMPANION_UPLOAD_URL: emu.upload,
+    COMPANION_PAGE_ORIGINS: emu.music,
+    // The test's own (outside the served site): never the state of the user's `cargo xtask demo`.
+    COMPANION_STORE_FILE: join(site, "..", `${basename(site)}-companion.json`),
+  };
+  const output = [];
+  let running = await demoCompanion(env, output);
+  const demoUrl = `http://127.0.0.1:${port}/demo`;
+  // What `cargo xtask demo` writes beside the page.
+  await writeFile(join(site, "companion.json"), JSON.stringify({ companionUrl: running.url, demoUrl }));
+  process.on("exit", () => running.child.exitCode === null && running.child.kill("SIGKILL"));
+  return {
+    ...emu, site, companionUrl: running.url, demoUrl, companionLog: () => output.join(""),
+    /** Stops the companion as Ctrl-C does, and starts it again on the same port and store. */
+    restartCompanion: async () => {
+      await running.stop();
+      running = await demoCompanion(env, output);
+    },
+    stop: async () => {
+      await running.stop();
+      await emu.stop();
+    },
+  };
+}
+
+/** The demo's companion (xtask/src/demo-companion.mjs) once it printed its ready line. */
+async function demoCompanion(env, output) {
+  const child = spawn("node", [join(ROOT, "xtask", "src", "demo-companion.mjs")], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.on("data", (chunk) => output.push(String(chunk)));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`the demo's companion did not start in 30 s: ${output.join("")}`)), 30000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = /^ready (\S+)/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the demo's companion exited (${code}): ${output.join("")}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGINT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  return { child, url, stop };
+}
+
+/** A free loopback port. */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
 }
 
 // ---- The package, as a user gets it --------------------------------------------------------------
@@ -204,33 +274,19 @@ export function watchConsole(page) {
 
 // ---- Runner ---------------------------------------------------------------------------------------------
 
-const tests = [];
+/** A test of this file, run by node's test runner after the ones registered before it. */
 export function test(name, fn) {
-  tests.push({ name, fn });
+  nodeTest(name, () => fn());
 }
 
 export function assert(cond, message) {
   if (!cond) throw new Error(message);
 }
 
-/** Runs the registered tests in order, prints the closing line, exits non-zero on any failure. */
-export async function runTests(cleanup = async () => {}) {
-  let passed = 0;
-  let failed = 0;
-  for (const { name, fn } of tests) {
-    const t0 = Date.now();
-    try {
-      await fn();
-      passed++;
-      console.log(`  ok    ${name} (${Date.now() - t0} ms)`);
-    } catch (error) {
-      failed++;
-      console.log(`  FAIL  ${name} (${Date.now() - t0} ms)\n        ${String(error?.stack ?? error).split("\n").join("\n        ")}`);
-    }
-  }
-  await cleanup().catch((e) => console.log(`cleanup: ${e.message}`));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+/** Registers `cleanup` to run once the file's tests have run (`node --test --test-force-exit`
+ * ends the process after it, whatever handles are left open). */
+export function runTests(cleanup = async () => {}) {
+  after(cleanup);
 }
 
 /** A real audio file: `seconds` of a 440 Hz tone with vibrato, 16-bit mono WAV. */

@@ -1,9 +1,8 @@
-// End-to-end (issue 14): a page in headless Chromium → the companion server → the emulator. The
+// End-to-end: a page in headless Chromium → the companion server → the emulator. The
 // key appears in no request, response, storage or console line of the page; two users cannot read
 // each other's tasks; a forged callback is refused; after the companion is killed (-9) and
 // restarted, a page reconnects and still gets every stage, once. The companion runs in its own
 // process on Redis (TUNESMITH_TEST_REDIS_URL), the page on another origin (CORS is exercised).
-// Prints `N passed, N failed`.
 import { createServer } from "node:net";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM, assert, emulator, runTests, servePackagePage, test } from "./_lib.mjs";

@@ -1,10 +1,13 @@
 // `cargo xtask demo` as a newcomer meets it: `--help` prints its usage and succeeds, a taken port
 // is reported by number with the switch that changes it (before anything is built), and the
-// README says how to pick ports and that credits and tasks persist in the demo's data folder.
+// README says how to pick ports and that credits and tasks persist in the demo's data folder; the
+// emulator alone does not take the demo's ports; the README's quickstart gives what it needs to run
+// as copied (the key, both URLs, the hum.wav it reads).
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { ROOT, assert, readFile, runTests, test } from "./_lib.mjs";
+import { existsSync } from "node:fs";
+import { ROOT, assert, readFile, runTests, sh, test } from "./_lib.mjs";
 
 /** Runs `cargo xtask ...args` from the repository root; resolves with its exit code and output. */
 function xtask(args, timeoutMs = 120000) {
@@ -59,6 +62,52 @@ test("the README mentions --port and that credits and tasks persist across resta
   assert(readme.includes("cargo xtask demo --port"), "--port shown");
   assert(/target\/demo-data/.test(readme) && /across restarts/.test(readme), "the data folder and its persistence");
   assert(!/restart the emulator/i.test(readme), "no promise that a restart refills credits");
+});
+
+/** The emulator binary's `--help` (built when missing, as the other e2e scripts do). */
+async function emulatorHelp() {
+  const bin = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "tunesmith-emulator");
+  if (!existsSync(bin)) await sh("cargo", ["build", "--quiet", "-p", "tunesmith-emulator", "--release"], { cwd: ROOT });
+  return (await sh(bin, ["--help"])).stdout;
+}
+
+const portOf = (addr) => Number(/:(\d+)\b/.exec(addr)?.[1]);
+
+test("the emulator's default ports are not the demo's: both run side by side", async () => {
+  const help = await emulatorHelp();
+  const music = portOf(/--music-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)?.[1]);
+  const upload = portOf(/--upload-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)?.[1]);
+  assert(music && upload, `defaults in the emulator's --help:\n${help}`);
+  const { out } = await xtask(["demo", "--help"]);
+  const demo = [...out.matchAll(/\(default (\d+)\)/g)].map((m) => Number(m[1]));
+  assert(demo.length === 3, `the demo's three ports in its usage:\n${out}`);
+  for (const port of [music, upload]) assert(!demo.includes(port), `emulator port ${port} is one of the demo's ${demo}`);
+});
+
+test("the README's quickstart runs as copied: the dev key, both emulator URLs, and a hum.wav that ships", async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Quickstart"), readme.indexOf("<!-- snippet: quickstart -->"));
+  const shell = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  const help = await emulatorHelp();
+  const music = /--music-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)[1];
+  const upload = /--upload-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)[1];
+  assert(/TUNESMITH_API_KEY=ts-dev-key\b/.test(shell), `the development key:\n${shell}`);
+  assert(shell.includes(`TUNESMITH_BASE_URL=http://${music}`), `the music host at the emulator's default ${music}:\n${shell}`);
+  assert(shell.includes(`TUNESMITH_UPLOAD_URL=http://${upload}`), `the upload host at the emulator's default ${upload}:\n${shell}`);
+  assert(/cargo run -p tunesmith-emulator/.test(shell), `how to start the emulator:\n${shell}`);
+  // The file the quickstart's code reads is one the steps put there, from the checkout.
+  const copied = /cp \/path\/to\/this\/checkout\/(\S+) \./.exec(shell)?.[1];
+  assert(copied && copied.endsWith("hum.wav"), `a step copies hum.wav:\n${shell}`);
+  const wav = await readFile(join(ROOT, copied));
+  assert(wav.subarray(0, 4).toString() === "RIFF" && wav.subarray(8, 12).toString() === "WAVE", `${copied} is a WAV file`);
+  const seconds = wav.readUInt32LE(40) / wav.readUInt32LE(28);
+  assert(seconds >= 4, `${copied} lasts ${seconds} s`);
+});
+
+test("the README names --companion-port and says the demo page runs through the companion", async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  assert(readme.includes("--companion-port"), "--companion-port named");
+  assert(/page runs \*\*through a companion server\*\*/.test(readme), "the demo page runs through the companion");
 });
 
 await runTests();

@@ -182,9 +182,11 @@ test("error text and slider values meet WCAG AA contrast (4.5:1) in both themes"
 let instrumentalId;
 test("Add instrumental: filled, submitted, followed; the polled log shows each record's stage", async () => {
   instrumentalId = await submitAndWait();
-  const polled = await page.textContent("#polled");
+  const polled = await page.textContent("#states");
   for (const words of ["text (running)", "first (running)", "complete (succeeded)"]) assert(polled.includes(words), `polled: ${polled}`);
   assert(!/undefined/.test(polled), `polled: ${polled}`);
+  // Talking to the emulator directly, the client polls, and says so.
+  assert((await page.textContent("#states-title")) === "Polled states" && /· polled/.test(polled), `labelled polled: ${polled}`);
 });
 
 test("Extend: opening it with no track names the Track to extend, and sends nothing", async () => {
@@ -256,15 +258,15 @@ test("a refused Settings change is applied all or nothing, named by its label", 
   await page.click("#settings summary");
 });
 
-test("not enough credits: the toast offers a top-up that works, and promises no restart", async () => {
+test("not enough credits: the message offers a top-up that works, and promises no restart", async () => {
   await fetch(`${emu.music}/_emulator/credits`, { method: "POST", headers: { authorization: `Bearer ${emu.key}`, "content-type": "application/json" }, body: JSON.stringify({ credits: 3 }) });
   await page.click("#go");
-  const toast = await page.waitForSelector(".toast.kind-insufficient_credits", { timeout: 15000 });
-  const text = await toast.innerText();
-  assert(!/restart/i.test(text), `toast: ${text}`);
+  const alert = await page.waitForSelector(".alert.kind-insufficient_credits", { timeout: 15000 });
+  const text = await alert.innerText();
+  assert(!/restart/i.test(text), `message: ${text}`);
   assert(!/\b[a-z]+[A-Z]\w*\b/.test(text.replace(/Top up.*$/, "")), `no code names in: ${text}`);
   await shot("d5-credits.png");
-  await page.click(".toast.kind-insufficient_credits button:has-text('Top up')");
+  await page.click(".alert.kind-insufficient_credits button:has-text('Top up')");
   await page.waitForFunction(() => document.querySelector("#credits").textContent === "10,000");
 });
 

@@ -20,7 +20,8 @@ const consoleErrors = watchConsole(page);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
 
 const wavPath = join(site, "..", `hum-${Date.now()}.wav`);
-await writeFile(wavPath, wav(3));
+// Long enough to be still playing when every stage has passed (the first track plays from its stage on).
+await writeFile(wavPath, wav(12));
 
 async function apiRequests(path) {
   const res = await fetch(`${emu.music}/_emulator/requests`);
@@ -110,7 +111,7 @@ test("the callbacks panel fills with the service's deliveries", async () => {
     const text = document.querySelector("#callbacks").textContent;
     return ["text", "first", "complete"].every((s) => text.includes(s)) && /wav/i.test(text) && /cover/i.test(text);
   }, null, { timeout: 30000 });
-  const polled = await page.textContent("#polled");
+  const polled = await page.textContent("#states");
   assert(polled.includes("complete"), "polled states listed");
   await page.mouse.move(0, 0);
   await shot("4-done-desktop.png");
@@ -121,11 +122,10 @@ test("a service error is explained in plain words", async () => {
   await page.selectOption("[name=emulateCode]", "455");
   await page.click("#settings-form button[type=submit]");
   await page.click("button.boost");
-  const toast = await page.waitForSelector(".toast.kind-maintenance", { timeout: 15000 });
-  const text = await toast.textContent();
-  assert(/maintenance/i.test(text) && /try again/i.test(text), `toast: ${text}`);
+  const alert = await page.waitForSelector(".alert.kind-maintenance", { timeout: 15000 });
+  const text = await alert.textContent();
+  assert(/maintenance/i.test(text) && /try again/i.test(text), `message: ${text}`);
   await shot("5-error.png");
-  await page.click(".toast-close");
   await page.click("#settings summary");
 });
 

@@ -1,13 +1,14 @@
 // End-to-end: files picked through a real `<input type=file>` (set by the driver, as a user would)
 // uploaded by the built package in headless Chromium, against the emulator on another origin.
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
-// TUNESMITH_CHROMIUM (optional). Prints `N passed, N failed`; exits non-zero on a failure.
+// TUNESMITH_CHROMIUM (optional). A `node --test` file: one page, the tests in order.
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { servePackagePage } from "./_lib.mjs";
+import { after, before, test as nodeTest } from "node:test";
+import { CHROMIUM_ARGS, servePackagePage } from "./_lib.mjs";
 
 const MUSIC = process.env.TUNESMITH_TEST_MUSIC_URL;
 const UPLOAD = process.env.TUNESMITH_TEST_UPLOAD_URL;
@@ -212,34 +213,23 @@ test("unsafe names and oversized Base64 are refused in the page, before any requ
   assert(out.requests === 0, `${out.requests} request(s) reached the emulator`);
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.TUNESMITH_CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-let passed = 0;
-let failed = 0;
-try {
-  const page = await browser.newPage();
-  const errors = [];
+let browser;
+let page;
+const errors = [];
+before(async () => {
+  browser = await chromium.launch({ executablePath: process.env.TUNESMITH_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  page = await browser.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(origin + "/");
   await page.waitForFunction(() => window.__ready === true, null, { timeout: 30000 });
-  for (const { name, fn } of tests) {
-    const t0 = Date.now();
-    try {
-      await fn(page);
-      assert(errors.length === 0, `uncaught errors in the page: ${errors.splice(0).join("; ")}`);
-      passed++;
-      console.log(`  ok    ${name} (${Date.now() - t0} ms)`);
-    } catch (error) {
-      failed++;
-      console.log(`  FAIL  ${name} (${Date.now() - t0} ms)\n        ${String(error?.stack ?? error).split("\n").join("\n        ")}`);
-    }
-  }
-} finally {
-  await browser.close();
+});
+after(async () => {
+  await browser?.close();
   await site.close();
+});
+for (const { name, fn } of tests) {
+  nodeTest(name, async () => {
+    await fn(page);
+    assert(errors.length === 0, `uncaught errors in the page: ${errors.splice(0).join("; ")}`);
+  });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);

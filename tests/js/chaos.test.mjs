@@ -3,12 +3,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Fails with the figures when one of `names` (default: every goal) is missed. */
 function assertGoals(name, { figures, goals }, names = Object.keys(goals)) {
   const missed = names.filter((k) => !goals[k].met).map((k) => `${k}: ${JSON.stringify(goals[k].value)} (target ${goals[k].target})`);
-  assert.deepEqual(missed, [], `${name} missed goals; figures: ${JSON.stringify(figures).slice(0, 3000)}`);
+  const { surface, ...shown } = figures;
+  assert.deepEqual(missed, [], `${name} missed goals: ${missed.join("; ")}; figures: ${JSON.stringify(shown).slice(0, 3000)}`);
 }
 
 /**
@@ -29,7 +32,20 @@ function chaos(name, scale) {
   }));
 }
 const mutated = () => chaos("mutated-answers", 0.015); // 1,500 answers, 300 callback bodies
-const hostile = () => chaos("hostile-values", 0.015); // 1,500 values
+// The whole matrix (every hostile kind in every slot, about 7,000 cases), then 300 random values.
+const hostile = () => chaos("hostile-values", 0.003);
+
+/** The fields of `interface name` (and of the interfaces it extends) in the package's `.d.ts`. */
+function declaredFields(dts, name) {
+  const at = dts.search(new RegExp(`export interface ${name}\\b`));
+  assert.ok(at >= 0, `no interface ${name} in the .d.ts`);
+  const open = dts.indexOf("{", at);
+  const head = dts.slice(at, open);
+  const body = dts.slice(open, dts.indexOf("\n}", at));
+  const own = [...body.matchAll(/^  (\w+)\??:/gm)].map((m) => m[1]);
+  const parents = head.match(/extends ([\w, ]+)/)?.[1].split(",").map((p) => p.trim()) ?? [];
+  return [...new Set([...own, ...parents.flatMap((p) => declaredFields(dts, p))])];
+}
 
 test("mutated answers: typed rejections only, nothing pending, no panic", async () => {
   assertGoals("mutated-answers", await mutated(), ["answersFed", "untypedRejections", "pendingPromises", "panics"]);
@@ -42,8 +58,30 @@ test(
   },
 );
 
-test("hostile values: every entry point was reached, no panic", async () => {
-  assertGoals("hostile-values", await hostile(), ["values", "panics"]);
+test("hostile values: every kind of value in every slot of every entry point, in a fixed order", async () => {
+  const result = await hostile();
+  assertGoals("hostile-values", result, ["matrixCovered", "values"]);
+  const { matrix, surface } = result.figures;
+  assert.ok(matrix.slots >= 200 && matrix.kinds >= 29, JSON.stringify(matrix));
+  assert.equal(matrix.cases, matrix.slots * matrix.kinds);
+  // The slots cover what the package declares: every option of each options type, every method.
+  const pkg = process.env.TUNESMITH_PKG ?? fileURLToPath(new URL("../../pkg", import.meta.url));
+  const dts = await readFile(resolve(pkg, "tunesmith.d.ts"), "utf8");
+  const missing = (declared, covered) => declared.filter((f) => !covered.includes(f));
+  assert.deepEqual(missing(declaredFields(dts, "ClientOptions"), surface.client), []);
+  assert.deepEqual(missing([...declaredFields(dts, "RequestOptions"), "wait"], surface.call), []);
+  assert.deepEqual(missing(declaredFields(dts, "WaitOptions"), surface.wait), []);
+  for (const options of ["UploadFileOptions", "UploadBase64Options", "UploadFromUrlOptions"]) {
+    assert.deepEqual(missing(declaredFields(dts, options), surface.upload), [], options);
+  }
+  const { Client } = await import(pathToFileURL(resolve(pkg, "node.js")).href);
+  const methods = Object.getOwnPropertyNames(Client.prototype).filter((m) => m !== "constructor" && m !== "free" && !m.startsWith("__"));
+  assert.ok(methods.length >= 48, methods.join());
+  assert.deepEqual(missing(methods, surface.methods), []);
+});
+
+test("hostile values: no panic, no trap of the wasm module", async () => {
+  assertGoals("hostile-values", await hostile(), ["panics", "wasmTraps"]);
 });
 
 test(

@@ -1,4 +1,4 @@
-// The page's side of the companion (issue 14): `new Client({ companionUrl })` holds no key, and its
+// The page's side of the companion: `new Client({ companionUrl })` holds no key, and its
 // waiters follow the task on the companion's event stream: each stage once, the final one always,
 // one service query per task; polling through the companion when the stream is gone.
 import { after, before, test } from "node:test";

@@ -1,4 +1,4 @@
-// Two companion instances on one real Redis server (issue 14): an event received by one instance
+// Two companion instances on one real Redis server: an event received by one instance
 // reaches a page connected to the other; owners, limits and the backlog are shared.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

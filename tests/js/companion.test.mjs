@@ -1,4 +1,4 @@
-// The companion server (tunesmith/server, issue 14) over real HTTP, in front of the emulator of
+// The companion server (tunesmith/server) over real HTTP, in front of the emulator of
 // `cargo xtask test`: every rule it promises, one test each.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

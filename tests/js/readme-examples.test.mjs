@@ -2,8 +2,9 @@
 // resolves to the built package (TUNESMITH_PKG), against the emulator of `cargo xtask test`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile, copyFile, readdir } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile, copyFile, readdir, readFile } from "node:fs/promises";
+import { jsBlocks } from "./readme/markdown.mjs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -28,7 +29,8 @@ before(async () => {
   await symlink(PKG, join(project, "node_modules", "tunesmith"), "dir");
   await writeFile(join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
   for (const name of await readdir(EXAMPLES)) await copyFile(join(EXAMPLES, name), join(project, name));
-  await writeFile(join(project, "hum.wav"), wav(2));
+  // The melody the README's quickstart tells to copy: the file that ships in the checkout.
+  await copyFile(join(ROOT, "docs", "hum.wav"), join(project, "hum.wav"));
 });
 
 async function freePort() {
@@ -97,16 +99,39 @@ test("companion: the key on the server, every stage pushed to a client without a
   assert.equal(lines.at(-1), "2 tracks");
 });
 
-after(async () => project && rm(project, { recursive: true, force: true }));
+test("the README's companion server runs as shown: PORT and sessions are its own", { skip }, async () => {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const block = jsBlocks(readme).find((b) => b.name === "companion-server");
+  assert.ok(block, "the README has a companion-server block");
+  await writeFile(join(project, "readme-companion.mjs"), block.code);
+  const port = await freePort();
+  const child = spawn("node", ["readme-companion.mjs"], {
+    cwd: project,
+    env: { ...process.env, PORT: String(port), TUNESMITH_API_KEY: KEY, TUNESMITH_BASE_URL: MUSIC, TUNESMITH_UPLOAD_URL: UPLOAD },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (c) => { stderr += c; });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  try {
+    const url = `http://127.0.0.1:${port}/tunesmith/music/api/v1/generate/record-info?taskId=not-yours`;
+    let answer = null;
+    for (let i = 0; i < 100 && !answer; i++) {
+      answer = await fetch(url, { headers: { "x-session": "s3cr3t-session-token" } }).catch(() => null);
+      if (!answer) {
+        if (child.exitCode !== null) assert.fail(`the README's companion exited (${child.exitCode}): ${stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    assert.ok(answer, `the README's companion never answered: ${stderr}`);
+    // The session of the block's own map passes authorize (a task it never made is a 404, not a
+    // 401); no session is a 401.
+    assert.equal(answer.status, 404, await answer.text());
+    assert.equal((await fetch(url)).status, 401);
+  } finally {
+    child.kill();
+    await exited;
+  }
+});
 
-function wav(seconds) {
-  const rate = 8000;
-  const n = rate * seconds;
-  const buf = Buffer.alloc(44 + n * 2);
-  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
-  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 330 * i) / rate)), 44 + i * 2);
-  return buf;
-}
+after(async () => project && rm(project, { recursive: true, force: true }));

@@ -6,42 +6,10 @@ import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { jsBlocks, regions } from "./readme/markdown.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const READMES = ["README.md", "pkg-template/README.md"];
-
-/** Removes the indentation common to all non-empty lines, and surrounding blank lines. */
-export function dedent(text) {
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
-  while (lines.length && !lines[0].trim()) lines.shift();
-  while (lines.length && !lines.at(-1).trim()) lines.pop();
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^ */)[0].length));
-  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join("\n");
-}
-
-/** The ```js blocks of a Markdown text, with the snippet name of the comment just before each. */
-export function jsBlocks(markdown) {
-  const blocks = [];
-  const re = /(?:<!--\s*snippet:\s*([\w-]+)\s*-->\s*\n)?```(?:js|javascript)\n([\s\S]*?)\n```/g;
-  for (const m of markdown.matchAll(re)) {
-    const line = markdown.slice(0, m.index).split("\n").length;
-    blocks.push({ name: m[1] ?? null, code: dedent(m[2]), line });
-  }
-  return blocks;
-}
-
-/** Every `// README:NAME:start` … `// README:NAME:end` region of the given sources. */
-export function regions(sources) {
-  const found = new Map();
-  for (const { path, text } of sources) {
-    const re = /^[ \t]*\/\/ README:([\w-]+):start[^\n]*\n([\s\S]*?)^[ \t]*\/\/ README:\1:end/gm;
-    for (const m of text.matchAll(re)) {
-      if (found.has(m[1])) throw new Error(`region ${m[1]} is marked twice (${found.get(m[1]).path} and ${path})`);
-      found.set(m[1], { path, code: dedent(m[2]) });
-    }
-  }
-  return found;
-}
 
 async function testSources() {
   const out = [];

@@ -244,7 +244,7 @@ async fn repeated_deliveries_are_duplicates() {
     let id = music_task(&client, &format!("{t}?status=500&times=1"), "twice").await;
     ok(client.wait_for_task(JsValue::from_str(&id), fast())).await;
     let bodies = delivered(&t, 4).await;
-    let mut deduper = CallbackDeduper::new(None).unwrap();
+    let deduper = CallbackDeduper::new(None).unwrap();
     let fresh: Vec<bool> = bodies
         .iter()
         .map(|b| deduper.is_new(parsed(b)).unwrap())
@@ -262,7 +262,7 @@ async fn repeated_deliveries_are_duplicates() {
     );
 
     // Bounded: the least recently seen key goes first.
-    let mut small = CallbackDeduper::new(Some(js(json!({ "maxEntries": 2 })))).unwrap();
+    let small = CallbackDeduper::new(Some(js(json!({ "maxEntries": 2 })))).unwrap();
     let events: Vec<JsValue> = bodies.iter().map(parsed).collect();
     assert!(small.is_new(events[0].clone()).unwrap());
     assert!(small.is_new(events[2].clone()).unwrap());
@@ -306,7 +306,7 @@ fn malformed_bodies_are_refused_cleanly() {
         assert_class(&e, "ValidationError");
         assert_eq!(prop_str(&e, "field"), field, "{body:?}");
     }
-    let mut deduper = CallbackDeduper::new(None).unwrap();
+    let deduper = CallbackDeduper::new(None).unwrap();
     assert_class(
         &deduper.is_new(js(json!({ "hello": "world" }))).unwrap_err(),
         "ValidationError",

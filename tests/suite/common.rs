@@ -8,11 +8,11 @@ use wasm_bindgen_futures::JsFuture;
 
 pub const MUSIC: &str = match option_env!("TUNESMITH_TEST_MUSIC_URL") {
     Some(u) => u,
-    None => "http://127.0.0.1:8787",
+    None => "http://127.0.0.1:8790",
 };
 pub const UPLOAD: &str = match option_env!("TUNESMITH_TEST_UPLOAD_URL") {
     Some(u) => u,
-    None => "http://127.0.0.1:8788",
+    None => "http://127.0.0.1:8791",
 };
 pub const KEY: &str = match option_env!("TUNESMITH_TEST_API_KEY") {
     Some(k) => k,

@@ -1,6 +1,13 @@
 //! The client suite, shared by the Node and the Chromium test binaries: one file per behaviour, each
 //! run for both faces (the JavaScript `Client`, the Rust `rust_api::Client`) where both have it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::string_slice,
+    clippy::disallowed_methods
+)]
 
 mod callbacks;
 mod cancellation;

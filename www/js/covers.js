@@ -1,7 +1,7 @@
 // Cover art for the task on show: two images in different styles, generated on request.
 import { $, el } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { showError } from "./messages.js";
+import { logCreated, logState } from "./callbacks.js";
+import { alertPlace, showError } from "./messages.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { state } from "./store.js";
 
@@ -16,15 +16,15 @@ async function generate() {
   const button = $("#covers-btn");
   const status = $("#covers-status");
   button.disabled = true;
+  alertPlace(status).replaceChildren();
   status.textContent = "Asking for covers…";
   try {
     const { taskId } = await state.client.generateCover({ taskId: task.id, callBackUrl: state.settings.callBackUrl }, callOptions());
-    logPolled("cover", `created ${taskId.slice(0, 8)}…`);
-    watchInbox();
+    logCreated("cover", `${taskId.slice(0, 8)}…`);
     status.textContent = "Painting…";
     const cover = await state.client.waitForCover(taskId, {
       signal: task.abort.signal, ...pollSchedule(),
-      onProgress: (record) => logPolled("cover", `${record.state} (successFlag ${record.successFlag})`),
+      onProgress: (record) => logState("cover", `${record.state} (successFlag ${record.successFlag})`),
     });
     if (state.task !== task) return;
     status.textContent = `${cover.images.length} images.`;
@@ -33,7 +33,7 @@ async function generate() {
   } catch (error) {
     status.textContent = "";
     button.disabled = false;
-    showError(error);
+    showError(error, { inline: alertPlace(status) });
   }
 }
 

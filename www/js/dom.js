@@ -26,8 +26,17 @@ export function appendToLog(list, item) {
 export const formatBytes = (n) =>
   n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
 
+/** m:ss, whole seconds cut as a media player's controls cut them (25.6 s is 0:25 in both). */
 export const formatDuration = (s) =>
-  Number.isFinite(s) ? `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, "0")}` : "–";
+  Number.isFinite(s) ? `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}` : "–";
+
+/** At most `max` characters of `text`, cut after a whole word (with an ellipsis), never inside one. */
+export function shortTitle(text, max) {
+  const clean = String(text ?? "").replace(/\s+/g, " ").trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max).replace(/\s+\S*$/, "").replace(/[\s,;:.–-]+$/, "");
+  return `${cut || clean.slice(0, max - 1)}…`;
+}
 
 export const clockTime = (at = Date.now()) =>
   new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });

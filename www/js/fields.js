@@ -46,7 +46,8 @@ function control(op, f, kind, id) {
     case "number":
       return el("input", { ...common, type: "number", min: f.minimum ?? "", max: f.maximum ?? "", step: f.multipleOf ?? "any", value: start ?? "", inputMode: "decimal" });
     case "track":
-      return el("input", { ...common, type: "text", autocomplete: "off", spellcheck: false, placeholder: "Pick a generated track, or paste its id", attrs: { list: "track-ids" } });
+      // The tracks of the song on show, by title and length (forms.js fills them in).
+      return el("select", common);
     case "textarea":
       return el("textarea", { ...common, rows: 3, value: start ?? "" });
     default:
@@ -105,6 +106,6 @@ export function field(op, f, onBoost, prefix = "") {
     button.addEventListener("click", () => onBoost(input, button));
     row.append(button);
   }
-  const wide = kind === "textarea" || op.boost?.includes(f.name);
+  const wide = kind === "textarea" || kind === "track" || op.boost?.includes(f.name);
   return el("div", { className: `field${wide ? " wide" : ""}${kind === "slider" ? " slider" : ""}`, dataset: { field: f.name } }, labelEl, row, hint, error);
 }

@@ -2,10 +2,12 @@
 // operation's description in the service's `/openapi.json` (fields.js makes each field), with
 // the page's own labels and starting values (operations.js); the request collected, sent and
 // followed.
-import { $, el, fieldLabels } from "./dom.js";
-import { clearErrorsOnEdit, clearFieldErrors, nameMethods, showError, showFieldError } from "./messages.js";
+import { $, el, fieldLabels, formatDuration, shortTitle } from "./dom.js";
+import { alertPlace, clearErrorsOnEdit, clearFieldErrors, nameMethods, showError, showFieldError } from "./messages.js";
+import { checkRequest } from "./check.js";
 import { byRank, field, labelFor } from "./fields.js";
 import { METHODS, OPERATIONS } from "./operations.js";
+import { refreshCredits } from "./credits.js";
 import { callOptions, describeOperation } from "./service.js";
 import { on, set, state } from "./store.js";
 import { openTask } from "./task.js";
@@ -43,6 +45,7 @@ function render() {
   $("#op-blurb").textContent = op.described.summary;
   const shown = op.described.fields.filter((f) => !FROM_ELSEWHERE.has(f.name)).sort(byRank(op));
   fields.replaceChildren(...shown.map((f) => field(op, f, boost)));
+  refreshTrackChoices();
   const draft = state.drafts[op.name];
   for (const [name, value] of Object.entries(draft ?? {})) {
     const input = form().elements[name];
@@ -54,7 +57,6 @@ function render() {
   $("#go").textContent = op.label;
   const credits = op.described.credits;
   $("#cost").textContent = [op.source === "upload" ? "Uses the uploaded file" : null, credits != null ? `${credits} credits` : null].filter(Boolean).join(" · ");
-  refreshTrackChoices();
   updateCode();
 }
 
@@ -115,10 +117,16 @@ function updateCode() {
     `const task = await client.waitForTask(taskId, { onProgress: (t) => show(t.stage, t.tracks) });`;
 }
 
-/** The tracks of the task on show, offered as sources ("Track to extend"). */
+/** The tracks of the task on show, offered as sources ("Track to extend"): title, length, short id. */
 function refreshTrackChoices() {
+  const select = form().elements.audioId;
+  if (select?.tagName !== "SELECT") return;
   const tracks = [...(state.task?.tracks.values() ?? [])];
-  $("#track-ids").replaceChildren(...tracks.map((t) => el("option", { value: t.id, label: t.title ?? "" })));
+  const chosen = select.value || state.chosenTrack;
+  const options = tracks.map((t) => el("option", { value: t.id, textContent: `${t.title || "Untitled"} · ${formatDuration(t.duration)} · ${t.id.slice(0, 8)}` }));
+  options.unshift(el("option", { value: "", textContent: tracks.length ? "Pick a track of the song on show" : "No track yet: make a song, or open one from Your tasks" }));
+  select.replaceChildren(...options);
+  if (tracks.some((t) => t.id === chosen)) select.value = chosen;
 }
 
 /** Values that fit the chosen source, e.g. an extension that starts within the chosen track. */
@@ -127,14 +135,22 @@ function fitSource() {
   const id = form().elements.audioId?.value.trim();
   const track = id && state.task?.tracks.get(id);
   if (!op?.fit || !track) return;
+  const limits = Object.fromEntries(op.described.fields.map((f) => [f.name, f.maxLength]));
   for (const [name, value] of Object.entries(op.fit(track))) {
     const input = form().elements[name];
-    if (input && value !== "") input.value = value;
+    if (!input || value === "") continue;
+    input.value = name === "title" && limits.title ? shortTitle(value, limits.title) : value;
+    // As if typed: counters and the code sample follow.
+    input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 }
 
+/** Where the step's own errors show: under its Create button. */
+const formAlerts = () => alertPlace($("#go").parentElement);
+
 async function submit() {
   clearFieldErrors(form());
+  formAlerts().replaceChildren();
   clearFieldErrors($("#h-source").closest("section"));
   const op = current();
   const request = collect();
@@ -142,13 +158,14 @@ async function submit() {
   go.disabled = true;
   go.classList.add("busy");
   try {
-    // The package checks the request before anything is sent: a ValidationError names the field.
+    // The package checks the request before anything is sent; every broken field is shown at once.
+    await checkRequest(op.name, request, op.described);
     const { taskId } = await state.client[op.name](request, callOptions());
     go.disabled = false;
     go.classList.remove("busy");
     await openTask(taskId, { op: op.name, title: request.title || null, created: true });
   } catch (error) {
-    showError(error, requestErrors());
+    showError(error, { ...requestErrors(), inline: formAlerts() });
   } finally {
     go.disabled = false;
     go.classList.remove("busy");
@@ -159,15 +176,18 @@ async function boost(input, button) {
   const content = input.value.trim() || input.placeholder;
   button.disabled = true;
   button.textContent = "Boosting…";
+  formAlerts().replaceChildren();
   try {
     const boosted = await state.client.boostStyle({ content }, callOptions());
+    // A boost costs a credit.
+    refreshCredits();
     if (boosted.result) {
       input.value = boosted.result;
       input.dispatchEvent(new Event("input", { bubbles: true }));
     }
   } catch (error) {
     // The booster's own field is the one this button sits next to.
-    const where = { roots: [form()], labels: { content: labelFor(current(), input.name) } };
+    const where = { roots: [form()], labels: { content: labelFor(current(), input.name) }, inline: formAlerts() };
     if (error?.kind === "validation") showFieldError({ field: input.name, message: error.message }, where);
     else showError(error, where);
   } finally {
@@ -179,7 +199,6 @@ async function boost(input, button) {
 export function initForms() {
   nameMethods(METHODS);
   const f = form();
-  f.append(el("datalist", { id: "track-ids" }));
   clearErrorsOnEdit(f);
   f.addEventListener("input", (event) => {
     if (event.target.name === "audioId") fitSource();

@@ -35,7 +35,7 @@ function render(history) {
     button.addEventListener("click", () => openTask(h.id, { op: h.op, title: h.title }));
     return el("li", { dataset: { id: h.id } },
       el("span", { className: "h-title", textContent: h.title || "Untitled" }),
-      el("span", { className: "small muted", textContent: ` ${OPERATIONS.find((o) => o.name === h.op)?.label ?? METHODS[h.op] ?? h.op ?? "Task"} · ${when} · ` }),
+      el("span", { className: "small muted", textContent: [OPERATIONS.find((o) => o.name === h.op)?.label ?? METHODS[h.op] ?? h.op ?? "Task", when].join(" · ") }),
       el("code", { className: "small", textContent: h.id.slice(0, 8) }),
       button);
   }));

@@ -4,7 +4,7 @@
 import { $, el } from "./dom.js";
 import { callOptions, describeOperation } from "./service.js";
 import { on, state } from "./store.js";
-import { audioOf, describeTool, onSource, runTool, source } from "./studio.js";
+import { audioOf, checkTool, describeTool, onSource, runTool, source } from "./studio.js";
 
 let words = [];
 let spans = [];
@@ -86,6 +86,8 @@ function seekTo(event) {
 function load() {
   return runTool({ button: $("#karaoke-go"), status: $("#karaoke-status"), form: null }, async (say) => {
     const { taskId, audioId, track } = source();
+    // No track, no request: the picker says so, and nothing goes to the network.
+    await checkTool("getTimestampedLyrics", { taskId, audioId });
     const lyrics = await state.client.getTimestampedLyrics({ taskId, audioId }, callOptions());
     const audio = $("#karaoke-audio");
     const url = audioOf(track);

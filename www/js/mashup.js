@@ -5,9 +5,9 @@ import { $, el, formatBytes } from "./dom.js";
 import { clearFieldError, showError, showFieldError } from "./messages.js";
 import { callOptions } from "./service.js";
 import { on, state } from "./store.js";
-import { collectFields, runTool, toolErrors, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, toolAlerts, toolErrors, toolFields, toolForm } from "./studio.js";
 import { openTask } from "./task.js";
-import { isAudio } from "./upload.js";
+import { notAudio } from "./upload.js";
 
 const FIELDS = ["customMode", "instrumental", "model", "prompt", "style", "title", "vocalGender"];
 const form = () => $("#mashup-form");
@@ -27,8 +27,9 @@ async function upload(slot, file) {
   const out = $(`#mashup-file-${slot}-status`);
   uploads[slot] = null;
   clearFieldError("uploadUrlList", form());
-  if (!isAudio(file)) {
-    showFieldError({ field: "uploadUrlList", message: `${file.name} is not an audio file${file.type ? ` (${file.type})` : ""}. Nothing was sent.` }, toolErrors(form()));
+  const refusal = await notAudio(file);
+  if (refusal) {
+    showFieldError({ field: "uploadUrlList", message: refusal }, toolErrors(form()));
     out.textContent = "";
     return;
   }
@@ -45,7 +46,7 @@ async function upload(slot, file) {
     out.dataset.done = "true";
   } catch (error) {
     out.textContent = "";
-    const where = toolErrors(form());
+    const where = { ...toolErrors(form()), inline: toolAlerts($("#tool-mashup")) };
     if (error?.kind === "validation") showFieldError({ field: "uploadUrlList", message: error.message }, where);
     else showError(error, where);
   }
@@ -58,6 +59,7 @@ function mix() {
       ...collectFields(form(), described, FIELDS),
       callBackUrl: state.settings.callBackUrl,
     };
+    await checkTool("mashup", request, described);
     const created = await state.client.mashup(request, callOptions());
     say("Mixing both tracks: follow it in Your song.");
     await openTask(created.taskId, { op: "mashup", title: request.title || null, created: true });

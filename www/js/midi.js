@@ -2,8 +2,7 @@
 // `originData`), followed with `waitForMidi`; the notes drawn as a piano roll (pianoroll.js), with
 // "Play along": the stem plays and a playhead crosses the roll, lighting the notes it meets.
 import { $ } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { refreshCredits } from "./credits.js";
+import { logCreated, logState } from "./callbacks.js";
 import { describeRoll, drawPianoRoll } from "./pianoroll.js";
 import { callOptions, describeOperation, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
@@ -36,7 +35,7 @@ function show(midi, stem, audio) {
   const instruments = midi.midiData?.instruments ?? [];
   shown = { instruments, audio, duration: Number.isFinite(audio?.duration) ? audio.duration : stem?.duration ?? null };
   const canvas = $("#roll");
-  const text = describeRoll(instruments);
+  const text = describeRoll(instruments, stem?.name);
   canvas.setAttribute("aria-label", `Piano roll of the ${stem?.name ?? "stems"}: ${text}`);
   $("#roll-caption").textContent = `${stem?.name ?? "Every stem"}: ${text}. Brighter notes are louder.`;
   $("#roll-wrap").hidden = false;
@@ -61,13 +60,11 @@ export function transcribe({ separation, stem, audio, button }) {
     const request = { taskId: separation.taskId, callBackUrl: state.settings.callBackUrl };
     if (stem?.id) request.audioId = stem.id;
     const created = await state.client.generateMidi(request, callOptions());
-    logPolled("midi", `created ${created.taskId.slice(0, 8)}… of ${stem?.name ?? "every stem"}`);
-    refreshCredits();
-    watchInbox();
+    logCreated("midi", `${created.taskId.slice(0, 8)}… of ${stem?.name ?? "every stem"}`);
     say(`Listening to the ${stem?.name ?? "stems"} for notes…`);
     const midi = await state.client.waitForMidi(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logPolled("midi", `successFlag ${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("midi", `successFlag ${r.successFlag} (${r.state})`),
     });
     show(midi, stem, audio);
     say(`${midi.midiData?.instruments.reduce((n, i) => n + i.notes.length, 0) ?? 0} notes.`);

@@ -22,13 +22,16 @@ export function extent(instruments) {
 }
 
 /** A sentence for screen readers and the caption: how many notes, which range, how long. */
-export function describeRoll(instruments) {
+export function describeRoll(instruments, stemName = null) {
   const range = extent(instruments);
-  if (!range) return "No notes were found in this stem.";
+  if (!range) return "no notes were found in this stem";
   const notes = instruments.flatMap((i) => i.notes);
   const pitches = notes.map((n) => n.pitch);
-  return `${range.count} notes from ${noteName(Math.min(...pitches))} to ${noteName(Math.max(...pitches))} over ${range.end.toFixed(1)} s` +
-    (instruments.length > 1 ? `, ${instruments.length} instruments` : ` (${instruments[0].name})`);
+  // One instrument is named only when the stem's own name does not already say it.
+  const only = instruments.length === 1 ? instruments[0].name : null;
+  const named = instruments.length > 1 ? `, ${instruments.length} instruments`
+    : only && only.toLowerCase() !== String(stemName ?? "").toLowerCase() ? ` (${only})` : "";
+  return `${range.count} notes from ${noteName(Math.min(...pitches))} to ${noteName(Math.max(...pitches))} over ${range.end.toFixed(1)} s${named}`;
 }
 
 /** Draws `instruments` on `canvas`; `time`: the playhead in seconds, or null. */

@@ -1,8 +1,8 @@
 // The tracks of the task on show, each with its player (the first plays as soon as it can), a
 // WAV conversion and "Extend this", which picks the track as the source of the next operation.
 import { $, el, formatDuration } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { showError } from "./messages.js";
+import { logCreated, logState } from "./callbacks.js";
+import { alertPlace, showError } from "./messages.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { set, state } from "./store.js";
 
@@ -78,14 +78,15 @@ function trackCard(task, track) {
 
 async function convertWav(task, audioId, button, out) {
   button.disabled = true;
+  const alerts = alertPlace(button.parentElement);
+  alerts.replaceChildren();
   out.textContent = "Converting…";
   try {
     const { taskId } = await state.client.convertToWav({ taskId: task.id, audioId, callBackUrl: state.settings.callBackUrl }, callOptions());
-    logPolled("wav", `created ${taskId.slice(0, 8)}…`);
-    watchInbox();
+    logCreated("wav", `${taskId.slice(0, 8)}…`);
     const wav = await state.client.waitForWav(taskId, {
       signal: task.abort.signal, ...pollSchedule(),
-      onProgress: (record) => logPolled("wav", `${record.successFlag} (${record.state})`),
+      onProgress: (record) => logState("wav", `${record.successFlag} (${record.state})`),
     });
     const title = task.tracks.get(audioId)?.title || "track";
     out.replaceChildren(el("a", { href: wav.response?.audioWavUrl, className: "wav-link", download: `${title}.wav`, textContent: "⬇ Download WAV" }));
@@ -93,6 +94,6 @@ async function convertWav(task, audioId, button, out) {
   } catch (error) {
     out.textContent = "";
     button.disabled = false;
-    showError(error);
+    showError(error, { inline: alerts });
   }
 }

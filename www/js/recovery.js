@@ -2,11 +2,10 @@
 // tasks, or pasted), followed with `waitForRecovery` (the service's own envelope, 201 while it
 // runs), each recovered track with a player on its fresh `audio_url`, or the record's own error.
 import { $, el } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { refreshCredits } from "./credits.js";
+import { logCreated, logState } from "./callbacks.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
-import { collectFields, runTool, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, toolFields, toolForm } from "./studio.js";
 
 const FIELDS = ["sunoTaskId"];
 const form = () => $("#recovery-form");
@@ -38,14 +37,13 @@ function recover() {
     abort = new AbortController();
     $("#recovered").replaceChildren();
     const request = { ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    await checkTool("recoverAudio", request, described);
     const created = await state.client.recoverAudio(request, callOptions());
-    logPolled("recovery", `created ${created.taskId.slice(0, 8)}… for ${request.sunoTaskId.slice(0, 8)}…`);
-    refreshCredits();
-    watchInbox();
+    logCreated("recovery", `${created.taskId.slice(0, 8)}… for ${request.sunoTaskId.slice(0, 8)}…`);
     say("Asking for fresh links…");
     const task = await state.client.waitForRecovery(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logPolled("recovery", `code ${r.code} (${r.state})`),
+      onProgress: (r) => logState("recovery", `code ${r.code} (${r.state})`),
     });
     $("#recovered").replaceChildren(...task.tracks.map((t) => el("li", { className: "stem", dataset: { id: t.id, status: t.status } },
       el("div", { className: "stem-head" }, el("strong", { textContent: t.title || t.id }), el("span", { className: "small muted", textContent: ` ${t.status}` })),

@@ -1,16 +1,21 @@
 // Replace a section: the chosen track's waveform (waveform.js), a range selected on it by dragging
 // (its start and end also typed, to two decimals), the new lyrics and style of that window, then
 // `replaceSection` with the track's task and id; the result is followed and played in "Your song".
-// A window the package refuses (6 to 60 s) is shown next to the window, as the package words it.
+// A window the package or the track refuses (6 to 60 s, at most half the track) is shown next to
+// the window as it is chosen, before anything is sent; a track too short for any window, beside
+// the tool.
 import { $ } from "./dom.js";
 import { callOptions } from "./service.js";
 import { on, state } from "./store.js";
-import { audioOf, collectFields, onSource, runTool, source, toolFields, toolForm } from "./studio.js";
+import { refusals } from "./check.js";
+import { audioOf, checkTool, collectFields, needsLength, onSource, runTool, source, toolAlerts, toolErrors, toolFields, toolForm } from "./studio.js";
 import { openTask } from "./task.js";
 import { Waveform } from "./waveform.js";
-import { showError } from "./messages.js";
+import { clearFieldError, showError, showFieldError } from "./messages.js";
 
 const FIELDS = ["infillStartS", "infillEndS", "prompt", "tags", "title", "fullLyrics"];
+/** The shortest window the package takes (the service documents 6 to 60 s, at most half the track). */
+const REPLACE_WINDOW_MIN_S = 6;
 const form = () => $("#replace-form");
 let described = null;
 let wave = null;
@@ -25,25 +30,35 @@ function render() {
   fill(source());
 }
 
-/** The chosen track's own words, as starting values. */
+/** The chosen track's own words, as starting values; a window chosen on another track goes. */
 function fill({ track }) {
   const f = form().elements;
-  if (!track || !f.title) return;
+  if (!f.title) return;
+  for (const name of ["infillStartS", "infillEndS"]) {
+    f[name].value = "";
+    clearFieldError(name, form());
+  }
+  $("#replace-status").textContent = "";
+  if (!track) return;
   f.title.value = track.title ? `${track.title} (new section)` : "";
   f.tags.value = track.tags ?? "";
-  f.fullLyrics.value = track.prompt ?? "";
+  // An instrumental has no lyrics of its own: after the change, the window's are the song's.
+  f.fullLyrics.value = track.prompt || f.prompt.value;
 }
 
-function showWindow({ start, end }) {
+function showWindow({ start, end }, { typed = false } = {}) {
   const f = form().elements;
   const out = $("#replace-window");
   if (start == null) {
     out.textContent = "Drag across the waveform to choose the section to replace.";
   } else {
     out.textContent = `Selected ${start.toFixed(2)} s to ${end.toFixed(2)} s · ${(end - start).toFixed(2)} s`;
-    if (f.infillStartS) f.infillStartS.value = start.toFixed(2);
-    if (f.infillEndS) f.infillEndS.value = end.toFixed(2);
-    for (const name of ["infillStartS", "infillEndS"]) f[name]?.dispatchEvent(new Event("change", { bubbles: true }));
+    // Typed times stay as typed: rewriting a field under the cursor would fight the typing.
+    if (!typed) {
+      if (f.infillStartS) f.infillStartS.value = start.toFixed(2);
+      if (f.infillEndS) f.infillEndS.value = end.toFixed(2);
+      for (const name of ["infillStartS", "infillEndS"]) f[name]?.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   }
   $("#replace-play").disabled = start == null;
   // The waveform is a slider for assistive technology: its value is the selection.
@@ -52,19 +67,45 @@ function showWindow({ start, end }) {
   canvas.setAttribute("aria-valuemax", (wave?.duration ?? 0).toFixed(2));
   canvas.setAttribute("aria-valuenow", (start ?? 0).toFixed(2));
   canvas.setAttribute("aria-valuetext", out.textContent);
+  checkWindow();
 }
 
-/** Typed times move the selection on the waveform. */
+/** Typed times move the selection on the waveform, and the selection can be played. */
 function typed() {
   const f = form().elements;
+  if (f.infillStartS.value === "" || f.infillEndS.value === "" || !wave.duration) return;
+  const [a, b] = [Number(f.infillStartS.value), Number(f.infillEndS.value)];
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return;
+  wave.start = Math.min(a, b);
+  wave.end = Math.max(a, b);
+  wave.draw();
+  showWindow({ start: wave.start, end: wave.end }, { typed: true });
+}
+
+let checking = 0;
+/**
+ * The window as it is chosen, held against the rules before anything is sent: the package's own
+ * (start below end, 6 to 60 s, two decimals), then the track's (inside it, at most half of it,
+ * which the service would refuse with a 422). Shown next to the window's end.
+ */
+async function checkWindow() {
+  const f = form().elements;
+  if (!f.infillEndS || f.infillStartS.value === "" || f.infillEndS.value === "") return;
   const start = Number(f.infillStartS.value);
   const end = Number(f.infillEndS.value);
-  if (f.infillStartS.value !== "" && f.infillEndS.value !== "" && wave.duration) {
-    wave.start = Math.min(start, end);
-    wave.end = Math.max(start, end);
-    wave.draw();
-    $("#replace-window").textContent = `Selected ${start.toFixed(2)} s to ${end.toFixed(2)} s · ${(end - start).toFixed(2)} s`;
+  const turn = ++checking;
+  const all = await refusals("replaceSection", { infillStartS: start, infillEndS: end }, described);
+  if (turn !== checking) return;
+  const windowFields = ["infillStartS", "infillEndS"];
+  let error = all.find((e) => windowFields.includes(e.field) && e.rule !== "required") ?? null;
+  const length = wave.duration;
+  if (!error && length && end > length + 1e-9) {
+    error = { field: "infillEndS", rule: "range", message: `\`infillEndS\` must be within the track, which lasts ${length.toFixed(2)} s` };
+  } else if (!error && length && end - start > length / 2 + 1e-9) {
+    error = { field: "infillEndS", rule: "range", message: `\`infillEndS\` must make a window of at most half the track (${(length / 2).toFixed(2)} s of ${length.toFixed(2)} s)` };
   }
+  for (const name of windowFields) clearFieldError(name, form());
+  if (error) showFieldError(error, toolErrors(form()), { focus: false });
 }
 
 async function load(now) {
@@ -88,7 +129,7 @@ async function load(now) {
     $("#replace-wave").dataset.ready = "true";
   } catch (error) {
     $("#replace-wave-note").textContent = "";
-    showError(error);
+    showError(error, { inline: toolAlerts($("#tool-replace")) });
   }
 }
 
@@ -118,6 +159,7 @@ function replace() {
     const { taskId, audioId } = source();
     const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
     // The package checks the window (start below end, 6 to 60 s, two decimals) before sending.
+    await checkTool("replaceSection", request, described);
     const created = await state.client.replaceSection(request, callOptions());
     say(`Replacing ${request.infillStartS.toFixed(2)} s to ${request.infillEndS.toFixed(2)} s: follow it in Your song.`);
     await openTask(created.taskId, { op: "replaceSection", title: request.title || null, created: true });
@@ -129,6 +171,8 @@ export function initReplace() {
   wave = new Waveform($("#replace-wave"), { onSelect: showWindow });
   toolForm(form(), replace);
   form().addEventListener("input", (event) => { if (/^infill/.test(event.target.name)) typed(); });
+  needsLength($("#tool-replace"), $("#replace-go"), 2 * REPLACE_WINDOW_MIN_S,
+    `a replaced window lasts at least ${REPLACE_WINDOW_MIN_S} s and at most half the track`);
   $("#replace-play").addEventListener("click", playSelection);
   $("#replace-audio").addEventListener("play", follow);
   $("#replace-audio").addEventListener("seeked", () => wave.setPlayhead($("#replace-audio").currentTime));

@@ -10,7 +10,7 @@ export const DEV_KEY = "ts-dev-key";
  * or a configuration error) when they are refused, and changes nothing then.
  */
 export function makeClient(settings) {
-  if (settings.companionUrl) return new Client({ companionUrl: settings.companionUrl });
+  if (typeof settings.companionUrl === "string") return new Client({ companionUrl: settings.companionUrl });
   // dangerouslyAllowBrowser: this page is a demo against a local emulator (see the warning in
   // Settings). A real app points baseUrl at its proxy or passes an apiKey function instead.
   return new Client({
@@ -37,8 +37,13 @@ export function isLocal(url = state.settings?.baseUrl) {
   }
 }
 
-/** Brisk polling against the local emulator; the service's own recommendation elsewhere. */
+/**
+ * Brisk polling against the local emulator; the service's own recommendation elsewhere. Through a
+ * companion the stages are pushed: its waiters read `maxIntervalMs` as how long a quiet stream may
+ * stay quiet, so a polling interval there would drop and reopen the stream between two stages.
+ */
 export function pollSchedule() {
+  if (state.settings?.companionUrl) return {};
   return isLocal() ? { minIntervalMs: 400, maxIntervalMs: 1200 } : {};
 }
 

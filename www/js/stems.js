@@ -3,12 +3,11 @@
 // with its own player. A stem the service lists with an id (`originData`) can be transcribed to
 // MIDI and drawn as a piano roll (midi.js).
 import { $, el, formatDuration } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { refreshCredits } from "./credits.js";
+import { logCreated, logState } from "./callbacks.js";
 import { transcribe } from "./midi.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
-import { collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
 
 const FIELDS = ["type", "stemName"];
 const ADVANCED = "split_stem_advanced";
@@ -83,14 +82,13 @@ function separate() {
     $("#stems").replaceChildren();
     const { taskId, audioId } = source();
     const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    await checkTool("separateVocals", request, described);
     const created = await state.client.separateVocals(request, callOptions());
-    logPolled("stems", `created ${created.taskId.slice(0, 8)}… (${request.type ?? "default"})`);
-    refreshCredits();
-    watchInbox();
+    logCreated("stems", `${created.taskId.slice(0, 8)}… (${request.type ?? "default"})`);
     say("Separating…");
     const record = await state.client.waitForVocalSeparation(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logPolled("stems", `${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("stems", `${r.successFlag} (${r.state})`),
     });
     showStems(record);
     const count = stemsOf(record).length;

@@ -1,11 +1,13 @@
 // The studio (step 5): what a musician does with a song once it exists, one tool per module
 // (stems.js, midi.js, replace.js, karaoke.js, video.js, persona.js, sounds.js, mashup.js,
 // recovery.js). Shared here: the track the tools work on (one of the song on show), each tool's
-// fields built from the service's description like the operation forms, and the busy/error
-// handling every tool's button needs.
+// fields built from the service's description like the operation forms, the busy/error handling
+// every tool's button needs (every refusal at once, errors inside the tool), and a note beside a
+// tool when the chosen track is too short for it.
 import { $, el, fieldLabels, formatDuration } from "./dom.js";
 import { field } from "./fields.js";
-import { clearErrorsOnEdit, clearFieldErrors, showError } from "./messages.js";
+import { checkRequest } from "./check.js";
+import { alertPlace, clearErrorsOnEdit, clearFieldErrors, showError } from "./messages.js";
 import { describeOperation } from "./service.js";
 import { on, state } from "./store.js";
 
@@ -13,13 +15,34 @@ const picker = () => $("#studio-track");
 const sourceBox = () => $("#studio-source");
 
 /**
- * The track the tools work on: `{ taskId, audioId, track }`. The ids are empty when there is
- * none: the package's own ValidationError then names what is missing.
+ * The track the tools work on: `{ taskId, audioId, track }`. The ids are absent when there is
+ * none: a request without them is refused (at the picker) before anything is sent.
  */
 export function source() {
   const task = state.task;
-  const audioId = picker().value;
-  return { taskId: task?.id ?? "", audioId, track: task?.tracks.get(audioId) ?? null, task };
+  const audioId = picker().value || undefined;
+  const track = (audioId && task?.tracks.get(audioId)) || null;
+  return { taskId: track ? task.id : undefined, audioId: track ? audioId : undefined, track, task };
+}
+
+/** The picker's words when no track is chosen (the package would say `taskId` is required). */
+const NO_TRACK = "Pick a track first: make a song in step 2, or open one from Your tasks.";
+
+/**
+ * Every refusal of a tool's request at once, before anything is sent; a missing track is one
+ * message at the track picker, not one per id.
+ */
+export async function checkTool(method, request, described = describeOperation(state.service, method)) {
+  try {
+    await checkRequest(method, request, described);
+  } catch (error) {
+    if (!error.all) throw error;
+    const ids = error.all.filter((e) => e.field === "taskId" || e.field === "audioId");
+    if (ids.length && !source().track) {
+      error.all = [{ kind: "validation", field: "audioId", rule: "required", message: NO_TRACK }, ...error.all.filter((e) => !ids.includes(e))];
+    }
+    throw error;
+  }
 }
 
 /** The playable audio of a track: the finished file, else its stream. */
@@ -35,6 +58,7 @@ export function onSource(fn) {
 }
 
 function notify() {
+  checkLength();
   const now = source();
   const key = `${now.taskId}/${now.audioId}/${audioOf(now.track)}`;
   if (key === lastKey) return;
@@ -117,16 +141,50 @@ export async function runTool({ button, status, form }, action) {
   if (form) clearFieldErrors(form);
   clearFieldErrors(sourceBox());
   if (status) status.textContent = "";
+  const inline = toolAlerts(button.closest(".tool"));
+  inline.replaceChildren();
   button.disabled = true;
   button.classList.add("busy");
   try {
     await action((text) => { if (status) status.textContent = text; });
   } catch (error) {
     if (status) status.textContent = "";
-    showError(error, toolErrors(form ?? sourceBox()));
+    showError(error, { ...toolErrors(form ?? sourceBox()), inline });
   } finally {
     button.disabled = false;
     button.classList.remove("busy");
+    checkLength();
+  }
+}
+
+/** A tool's place for what went wrong in it, under its status line: a message never covers the studio. */
+export const toolAlerts = (section) => alertPlace(section.querySelector(".tool-status") ?? section.lastElementChild);
+
+/** Tools that need a track of some length: `{ section, button, seconds, why }`. */
+const lengthNeeds = [];
+
+/**
+ * Says beside a tool, before anything is sent, when the chosen track is too short for it (and
+ * keeps its button off until another track is chosen): `seconds`, the shortest track it takes;
+ * `why`, the rule behind it.
+ */
+export function needsLength(section, button, seconds, why) {
+  const note = el("p", { className: "tool-short small", hidden: true, id: `${section.id}-short` });
+  section.querySelector(".tool-blurb").after(note);
+  button.setAttribute("aria-describedby", note.id);
+  lengthNeeds.push({ section, button, note, seconds, why });
+  checkLength();
+}
+
+function checkLength() {
+  const { track } = source();
+  for (const need of lengthNeeds) {
+    const short = Number.isFinite(track?.duration) && track.duration < need.seconds;
+    need.note.hidden = !short;
+    need.note.textContent = short
+      ? `This track lasts ${track.duration.toFixed(1)} s: ${need.why}, so it needs a track of at least ${need.seconds} s. Pick a longer track, or extend this one first.`
+      : "";
+    if (!need.button.classList.contains("busy")) need.button.disabled = short;
   }
 }
 

@@ -1,33 +1,38 @@
-// The "Your song" panel: the task on show, followed by polling through its stages on a
-// timeline; its tracks (players.js) and covers (covers.js) appear as they are made.
+// The "Your song" panel: the task on show, followed through its stages on a timeline (polled, or
+// pushed by the companion); its tracks (players.js) and covers (covers.js) appear as they are made.
 import { $, $$ } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
+import { logCreated, logState } from "./callbacks.js";
 import { resetCovers } from "./covers.js";
-import { showError } from "./messages.js";
+import { alertPlace, showError } from "./messages.js";
 import { resetTracks, showTrack } from "./players.js";
 import { pollSchedule } from "./service.js";
 import { set, state } from "./store.js";
-import { refreshCredits } from "./credits.js";
 
 const STAGES = ["pending", "text", "first", "complete"];
 const WORDS = { pending: "queued", text: "arrangement written, making audio…", first: "first track ready, finishing the rest…", complete: "done" };
 
+/**
+ * Marks `stage` reached on the timeline. Its time, counted from the task's creation, shows only
+ * when this page saw the stage come: a reopened task's earlier stages passed before this visit.
+ */
 function markStage(task, stage) {
   if (task.seen.has(stage)) return;
   task.seen.add(stage);
-  const elapsed = ((performance.now() - task.started) / 1000).toFixed(1);
   const index = STAGES.indexOf(stage);
+  const watched = index > task.before;
+  const since = task.createdAt != null ? Date.now() - task.createdAt : performance.now() - task.started;
   for (const li of $("#timeline").children) {
     const i = STAGES.indexOf(li.dataset.stage);
     if (i < index && li.dataset.state !== "done") {
-      // A reopened task started before this visit: its earlier stages happened, unwatched.
-      li.dataset.state = li.dataset.state === "active" || task.reopened ? "done" : "skipped";
+      // Passed before this visit, or seen come: done; jumped over while watched: skipped.
+      li.dataset.state = li.dataset.state === "active" || i <= task.before ? "done" : "skipped";
       if (li.dataset.state === "skipped") $("time", li).textContent = "skipped";
     }
     if (i === index) {
       li.dataset.state = stage === "complete" ? "done" : "active";
       const time = $("time", li);
-      time.textContent = task.reopened && !task.live ? "" : `+${elapsed} s`;
+      time.textContent = watched ? `+${(since / 1000).toFixed(1)} s` : "";
+      time.title = watched ? "seconds since the task was created" : "reached before this page opened the task";
       time.dateTime = new Date().toISOString();
     }
   }
@@ -38,7 +43,9 @@ function markFailed() {
 }
 
 function remember(task) {
-  const entry = { id: task.id, op: task.op, title: task.title, at: task.at };
+  // An entry keeps the time its task was made, whenever it is reopened.
+  const at = state.history.find((h) => h.id === task.id)?.at ?? task.at;
+  const entry = { id: task.id, op: task.op, title: task.title, at };
   set("history", [entry, ...state.history.filter((h) => h.id !== task.id)]);
 }
 
@@ -80,7 +87,10 @@ export async function openTask(taskId, { op = null, title = null, created = fals
   state.task?.abort.abort();
   const task = {
     id: taskId, op, title, sound, at: new Date().toISOString(), started: performance.now(), abort: new AbortController(),
-    tracks: new Map(), seen: new Set(), reopened: !created, live: created,
+    tracks: new Map(), seen: new Set(),
+    // When the task was made (epoch ms; from its record when reopened), and the last stage it had
+    // reached before this page watched it (-1: none, for a task just created).
+    createdAt: created ? Date.now() : null, before: -1,
   };
   set("task", task);
   $("#task-empty").hidden = true;
@@ -96,24 +106,38 @@ export async function openTask(taskId, { op = null, title = null, created = fals
   if (created) {
     markStage(task, "pending");
     remember(task);
-    logPolled("music", `created ${taskId.slice(0, 8)}… by ${op}`);
-    refreshCredits();
-    watchInbox();
+    logCreated("music", `${taskId.slice(0, 8)}… by ${op}`);
     $("#task-card").scrollIntoView({ block: "start", behavior: "smooth" });
   }
   $("#task-state").textContent = "waiting for the service…";
+  const alerts = alertPlace($("#timeline"));
+  alerts.replaceChildren();
   try {
+    if (!created) {
+      // Where the task stands now: its stages so far passed before this visit, and its record
+      // says when it was made.
+      const record = await state.client.getTask({ taskId }, { signal: task.abort.signal });
+      if (state.task !== task) return;
+      const made = Date.parse(record.createTime ?? "");
+      if (Number.isFinite(made)) {
+        task.createdAt = made;
+        task.at = new Date(made).toISOString();
+      }
+      task.before = record.state === "succeeded" || record.state === "failed" ? STAGES.length : STAGES.indexOf(record.stage);
+      logState("music", `${record.stage} (${record.state})`, "queried");
+      showRecord(task, record);
+      remember(task);
+      if (record.state === "failed") throw Object.assign(new Error(record.errorMessage || "the task failed"), { kind: "task_failed", taskStatus: record.status, errorMessage: record.errorMessage });
+      if (record.state === "succeeded") return;
+    }
     const final = await state.client.waitForTask(taskId, {
       signal: task.abort.signal,
       ...pollSchedule(),
       // Called with the record itself, once per state change (WaitOptions.onProgress).
       onProgress: (record) => {
         if (state.task !== task) return;
-        // A stage seen while this page watched has a time worth showing.
-        if (task.seen.size > 0) task.live = true;
-        logPolled("music", `${record.stage} (${record.state})`);
+        logState("music", `${record.stage} (${record.state})`);
         showRecord(task, record);
-        if (!created && task.seen.size === 1) remember(task);
       },
     });
     if (state.task === task) showRecord(task, final);
@@ -122,11 +146,10 @@ export async function openTask(taskId, { op = null, title = null, created = fals
     if (error.kind === "task_failed") {
       markFailed();
       $("#task-state").textContent = `failed: ${error.errorMessage || error.taskStatus || error.message}`;
-      logPolled("music", `failed (${error.taskStatus ?? "error"})`);
-      if (!created) remember(task);
+      logState("music", `failed (${error.taskStatus ?? "error"})`);
     } else {
       $("#task-state").textContent = "could not be followed";
     }
-    showError(error);
+    showError(error, { inline: alerts });
   }
 }

@@ -1,8 +1,8 @@
-// The "Your audio" panel: a file picked or dropped (or the test melody) is checked to be audio,
-// then uploaded with progress; the uploaded file is the source of the upload operations.
+// The "Your audio" panel: a file picked or dropped (or the test melody) is checked to be audio by
+// its bytes, then uploaded with progress; the uploaded file is the source of the upload operations.
 import { $, el, fieldLabels, formatBytes } from "./dom.js";
-import { testMelody } from "./melody.js";
-import { clearFieldErrors, showError, showFieldError } from "./messages.js";
+import { MELODY_SECONDS, testMelody } from "./melody.js";
+import { alertPlace, clearFieldErrors, showError, showFieldError } from "./messages.js";
 import { callOptions } from "./service.js";
 import { set, state } from "./store.js";
 
@@ -29,15 +29,33 @@ function setProgress(fraction, text) {
   $("#upload-text").textContent = text;
 }
 
+/** The audio formats the page recognises by their first bytes (names as a musician knows them). */
+const FORMATS = "WAV, MP3, M4A, AAC, Ogg, FLAC, WebM or AIFF";
+
+/** The audio format the first bytes `b` open, or null: the bytes decide, not the name or type. */
+function audioFormat(b) {
+  const ascii = (at, s) => [...s].every((c, i) => b[at + i] === c.charCodeAt(0));
+  if (ascii(0, "RIFF") && ascii(8, "WAVE")) return "WAV";
+  if (ascii(0, "ID3")) return "MP3";
+  // An MPEG audio frame's sync word; layer bits 00 mark AAC in an ADTS stream.
+  if (b[0] === 0xff && (b[1] & 0xe0) === 0xe0) return (b[1] & 0x06) === 0 ? "AAC" : "MP3";
+  if (ascii(0, "OggS")) return "Ogg";
+  if (ascii(0, "fLaC")) return "FLAC";
+  if (ascii(4, "ftyp")) return "M4A";
+  if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return "WebM";
+  if (ascii(0, "FORM") && (ascii(8, "AIFF") || ascii(8, "AIFC"))) return "AIFF";
+  return null;
+}
+
 /**
- * Audio by its type, or by its extension when the browser knows no type: the same list the
- * picker offers (its `accept`). Anything else is refused before a byte is sent.
+ * Why `file` cannot be a source (its bytes are not audio, whatever its name and type say), or
+ * null when it is audio. Read before any operation is offered on it, so nothing is sent or charged.
  */
-export function isAudio(file) {
-  const accepted = $("#file").accept.split(",").map((s) => s.trim().toLowerCase());
-  const type = (file.type || "").toLowerCase();
-  const ext = `.${file.name.split(".").pop()?.toLowerCase()}`;
-  return accepted.some((a) => (a.endsWith("/*") ? type.startsWith(a.slice(0, -1)) : a === type || a === ext));
+export async function notAudio(file) {
+  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  if (audioFormat(head)) return null;
+  const type = file.type ? ` (${file.type})` : "";
+  return `${file.name}${type} is not an audio file: its bytes are not those of a ${FORMATS} file. Nothing was sent.`;
 }
 
 function forget() {
@@ -50,10 +68,12 @@ function forget() {
 
 async function uploadAudio(file) {
   clearFieldErrors(card());
-  if (!isAudio(file)) {
+  const alerts = alertPlace($("#err-uploadUrl"));
+  alerts.replaceChildren();
+  const refusal = await notAudio(file);
+  if (refusal) {
     forget();
-    const kinds = $("#file").accept.split(",").filter((a) => a.startsWith(".")).map((a) => a.slice(1).toUpperCase());
-    showFieldError({ field: "uploadUrl", message: `${file.name} is not an audio file${file.type ? ` (${file.type})` : ""}: pick a ${kinds.join(", ")} file. Nothing was sent.` }, sourceErrors());
+    showFieldError({ field: "uploadUrl", message: refusal }, sourceErrors());
     return;
   }
   const drop = $("#drop");
@@ -75,7 +95,7 @@ async function uploadAudio(file) {
     drop.dataset.state = "idle";
     setProgress(0, "Upload failed.");
     if (error?.kind === "validation") showFieldError({ field: "uploadUrl", message: error.message }, sourceErrors());
-    else showError(error);
+    else showError(error, { inline: alerts });
   }
 }
 
@@ -109,5 +129,6 @@ export function initUpload() {
     const file = [...(e.dataTransfer?.files ?? [])][0];
     if (file) uploadAudio(file);
   });
+  $("#sample").textContent = `No file at hand? Use a ${MELODY_SECONDS}-second test melody`;
   $("#sample").addEventListener("click", () => uploadAudio(testMelody()));
 }

@@ -1,11 +1,10 @@
 // The music video of the chosen track: `generateVideo` (with the optional author and watermark the
 // description lists), followed with `waitForVideo`, shown in a `<video>` with a download link.
 import { $, el } from "./dom.js";
-import { logPolled, watchInbox } from "./callbacks.js";
-import { refreshCredits } from "./credits.js";
+import { logCreated, logState } from "./callbacks.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
-import { collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
+import { checkTool, collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
 
 const FIELDS = ["author", "domainName"];
 const form = () => $("#video-form");
@@ -26,14 +25,13 @@ function make() {
     abort = new AbortController();
     const { taskId, audioId } = source();
     const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
+    await checkTool("generateVideo", request, described);
     const created = await state.client.generateVideo(request, callOptions());
-    logPolled("video", `created ${created.taskId.slice(0, 8)}…`);
-    refreshCredits();
-    watchInbox();
+    logCreated("video", `${created.taskId.slice(0, 8)}…`);
     say("Filming…");
     const task = await state.client.waitForVideo(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logPolled("video", `${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("video", `${r.successFlag} (${r.state})`),
     });
     const url = task.response?.videoUrl ?? "";
     const video = $("#video-player");
@@ -44,11 +42,19 @@ function make() {
   });
 }
 
-/** What the browser says when it cannot play the file (its own MediaError message). */
+/**
+ * A video the browser cannot play, said in a musician's words; the browser's own MediaError (a
+ * demuxer's message) stays out of sight, in `data-detail`, for whoever debugs it.
+ */
 function videoError() {
-  const error = $("#video-player").error;
+  const player = $("#video-player");
+  const error = player.error;
   if (!error) return;
-  $("#video-note").textContent = `This browser cannot play the file (MediaError ${error.code}${error.message ? `: ${error.message}` : ""}); the download link still works.`;
+  // A player that cannot play only spins: the words and the link take its place.
+  player.hidden = true;
+  const note = $("#video-note");
+  note.textContent = "This browser cannot play this video here. The download link below still works: the file plays in a video player.";
+  note.dataset.detail = `MediaError ${error.code}${error.message ? `: ${error.message}` : ""}`;
 }
 
 export function initVideo() {

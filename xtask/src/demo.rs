@@ -16,7 +16,8 @@ usage: cargo xtask demo [--port N] [--upload-port N] [--companion-port N] [-- EM
 
 Builds the package and the emulator, then serves the demo page (www/ + pkg/) on the music host
 until Ctrl-C. The page holds no key: it talks to a companion server (tunesmith/server, run by
-Node), which adds the key and pushes the service's callbacks to the page.
+Node), which adds the key and pushes the service's callbacks to the page; beside it, the demo's
+own routes top up the emulator's credits and list the callbacks the companion received.
 
   --port N            port of the music host, which also serves the page (default 8787)
   --upload-port N     port of the upload host (default 8788)
@@ -52,11 +53,12 @@ pub fn run(opts: &Options) -> Result<()> {
     let target = crate::target_dir();
     let site = target.join("demo-site");
     package::stage_site(&site, Some(&pkg))?;
-    // How the page finds its companion (www/app.js reads it).
+    // How the page finds its companion, and the demo's own routes beside it (www/app.js reads it).
     let companion_url = format!("http://127.0.0.1:{}/ts", opts.companion_port);
+    let demo_url = format!("http://127.0.0.1:{}/demo", opts.companion_port);
     std::fs::write(
         site.join("companion.json"),
-        format!("{{\"companionUrl\": \"{companion_url}\"}}\n"),
+        format!("{{\"companionUrl\": \"{companion_url}\", \"demoUrl\": \"{demo_url}\"}}\n"),
     )?;
     // Kept between runs, so uploads and tasks survive a restart of the demo.
     let data = target.join("demo-data");

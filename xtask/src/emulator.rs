@@ -28,6 +28,9 @@ pub fn build() -> Result<PathBuf> {
         .join("tunesmith-emulator"))
 }
 
+/// The test emulator's time between task stages: tasks end in about 0.3 s.
+pub const SUITE_STAGE_DELAY_MS: &str = "100";
+
 /// The switches the suites run the emulator with: free ports, quick stages and callback retries,
 /// no rate limit, and the two keys the suites (or a probe) use.
 pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
@@ -37,7 +40,7 @@ pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
         "--upload-addr",
         "127.0.0.1:0",
         "--stage-delay-ms",
-        "100",
+        SUITE_STAGE_DELAY_MS,
         "--rate-limit",
         "0",
         "--callback-timeout-ms",

@@ -12,6 +12,17 @@ impl Counts {
     pub fn total(self) -> u64 {
         self.passed + self.failed
     }
+
+    /// A failure, or `files` test files of which no test ran, is an error of the stage `what`.
+    pub fn check(self, what: &str, files: usize) -> anyhow::Result<()> {
+        if self.failed > 0 {
+            anyhow::bail!("{} {what} test(s) failed", self.failed);
+        }
+        if files > 0 && self.total() == 0 {
+            anyhow::bail!("{files} {what} test file(s) but zero tests ran");
+        }
+        Ok(())
+    }
 }
 
 impl std::ops::AddAssign for Counts {
@@ -79,13 +90,14 @@ pub fn parse_cargo_test(output: &str) -> Vec<Suite> {
     suites
 }
 
-/// Node's TAP reporter closes with `# pass N`, `# fail N` and `# cancelled N`; cancelled counts
-/// as failed.
-pub fn parse_tap(output: &str) -> Option<Counts> {
+/// Node's spec reporter closes with `ℹ pass N`, `ℹ fail N` and `ℹ cancelled N` (the TAP
+/// reporter's `#` lines are lost to a file when `--test-force-exit` ends the run); cancelled
+/// counts as failed.
+pub fn parse_node_test(output: &str) -> Option<Counts> {
     let field = |name: &str| {
         output.lines().rev().find_map(|line| {
             line.trim()
-                .strip_prefix('#')?
+                .strip_prefix('ℹ')?
                 .trim()
                 .strip_prefix(name)?
                 .trim()
@@ -99,50 +111,33 @@ pub fn parse_tap(output: &str) -> Option<Counts> {
     })
 }
 
-/// The last plain closing line `N passed, N failed` (one `word:` may stand before it, and
-/// `, N skipped` may follow), as our node scripts print.
-pub fn parse_plain(output: &str) -> Option<Counts> {
-    output.lines().rev().find_map(|line| {
-        let mut line = line.trim();
-        if let Some((head, rest)) = line.split_once(':') {
-            if !head.contains(' ') {
-                line = rest.trim();
-            }
-        }
-        let mut parts = line.split(", ");
-        let passed = parts.next()?.strip_suffix(" passed")?.parse().ok()?;
-        let failed = parts.next()?.strip_suffix(" failed")?.parse().ok()?;
-        match parts.next() {
-            None => Some(Counts { passed, failed }),
-            Some(skipped) if skipped.strip_suffix(" skipped")?.parse::<u64>().is_ok() => {
-                Some(Counts { passed, failed })
-            }
-            Some(_) => None,
-        }
-    })
-}
-
 /// Where tests run; the summary has one row for each, in this order.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Env {
     NativeProtocol,
     NativeEmulator,
     NativeXtask,
+    NativeLab,
     WasmNode,
     WasmChromium,
     JsNode,
     E2eChromium,
+    Deploy,
+    BenchSmoke,
 }
 
 impl Env {
-    pub const ALL: [Env; 7] = [
+    pub const ALL: [Env; 10] = [
         Env::NativeProtocol,
         Env::NativeEmulator,
         Env::NativeXtask,
+        Env::NativeLab,
         Env::WasmNode,
         Env::WasmChromium,
         Env::JsNode,
         Env::E2eChromium,
+        Env::Deploy,
+        Env::BenchSmoke,
     ];
 
     pub fn label(self) -> &'static str {
@@ -150,10 +145,13 @@ impl Env {
             Env::NativeProtocol => "native protocol",
             Env::NativeEmulator => "native emulator",
             Env::NativeXtask => "native xtask",
+            Env::NativeLab => "native lab",
             Env::WasmNode => "wasm node",
             Env::WasmChromium => "wasm chromium",
             Env::JsNode => "js node",
             Env::E2eChromium => "e2e chromium",
+            Env::Deploy => "deploy runtimes",
+            Env::BenchSmoke => "bench smoke",
         }
     }
 }
@@ -284,42 +282,16 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     }
 
     #[test]
-    fn reads_node_tap_totals() {
-        let tap = "TAP version 13\n# Subtest: a\nok 1 - a\n1..3\n# tests 3\n# suites 0\n# pass 2\n# fail 1\n# cancelled 0\n# skipped 0\n";
+    fn reads_node_test_totals() {
+        let spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\n";
         assert_eq!(
-            parse_tap(tap),
+            parse_node_test(spec),
             Some(Counts {
                 passed: 2,
                 failed: 1
             })
         );
-        assert_eq!(parse_tap("no totals here"), None);
-    }
-
-    #[test]
-    fn reads_the_plain_closing_line() {
-        assert_eq!(
-            parse_plain("a\n3 passed, 1 failed\n"),
-            Some(Counts {
-                passed: 3,
-                failed: 1
-            })
-        );
-        assert_eq!(
-            parse_plain("e2e: 5 passed, 0 failed, 2 skipped\nbye"),
-            Some(Counts {
-                passed: 5,
-                failed: 0
-            })
-        );
-        assert_eq!(
-            parse_plain("1 passed, 0 failed\nlater: 2 passed, 0 failed"),
-            Some(Counts {
-                passed: 2,
-                failed: 0
-            })
-        );
-        assert_eq!(parse_plain("we passed, really\n3 passed"), None);
+        assert_eq!(parse_node_test("no totals here"), None);
     }
 
     #[test]

@@ -24,15 +24,20 @@ enum Stage {
     Wasm,
     Js,
     E2e,
+    Deploy,
+    /// Each bench script once at a small size: a benchmark that broke fails here, not at release.
+    Bench,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 7] = [
         Stage::Lint,
         Stage::Native,
         Stage::Wasm,
         Stage::Js,
         Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
     ];
 
     fn name(self) -> &'static str {
@@ -42,11 +47,16 @@ impl Stage {
             Stage::Wasm => "wasm",
             Stage::Js => "js",
             Stage::E2e => "e2e",
+            Stage::Deploy => "deploy",
+            Stage::Bench => "bench",
         }
     }
 
     fn needs_emulator(self) -> bool {
-        matches!(self, Stage::Wasm | Stage::Js | Stage::E2e)
+        matches!(
+            self,
+            Stage::Wasm | Stage::Js | Stage::E2e | Stage::Deploy | Stage::Bench
+        )
     }
 }
 
@@ -61,8 +71,7 @@ pub const ENV_SPARE_KEY: &str = "TUNESMITH_TEST_SPARE_KEY";
 /// suites, which run each behaviour through both faces (tests/suite/faces.rs).
 const RUST_API: &str = "rust-api";
 
-const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
-const E2E_SCRIPT_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 pub fn run(opts: &Options) -> Result<bool> {
     let stages = select(opts)?;
@@ -87,6 +96,8 @@ pub fn run(opts: &Options) -> Result<bool> {
             Step::Stage(Stage::Wasm) => ctx.wasm(),
             Step::Stage(Stage::Js) => ctx.js(),
             Step::Stage(Stage::E2e) => ctx.e2e(),
+            Step::Stage(Stage::Deploy) => ctx.deploy(),
+            Step::Stage(Stage::Bench) => ctx.bench_smoke(),
         }))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
         .map_err(|e| format!("{e:#}"));
@@ -135,7 +146,10 @@ fn select(opts: &Options) -> Result<Vec<Stage>> {
             for name in names {
                 match Stage::ALL.iter().find(|s| s.name() == name) {
                     Some(stage) => picked.push(*stage),
-                    None => bail!("unknown stage `{name}`; stages: lint, native, wasm, js, e2e"),
+                    None => bail!(
+                        "unknown stage `{name}`; stages: {}",
+                        Stage::ALL.map(Stage::name).join(", ")
+                    ),
                 }
             }
             Stage::ALL
@@ -178,20 +192,41 @@ impl Step {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn toolchain_for(stages: &[Stage]) -> Result<()> {
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Stage::Lint, Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Lint,
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
+    ]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Stage::Wasm, Stage::Js, Stage::E2e]) {
+    if any(&[
+        Stage::Wasm,
+        Stage::Js,
+        Stage::E2e,
+        Stage::Deploy,
+        Stage::Bench,
+    ]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e]) {
+    if any(&[Stage::Js, Stage::E2e, Stage::Deploy, Stage::Bench]) {
+        // Every suite's npm tools (node-redis among them), and a real Redis for the companion's.
         toolchain::js_tools()?;
-        // The companion's suites: a real Redis, and node-redis from their own lockfile.
         toolchain::redis_server()?;
-        toolchain::npm_ci(&crate::root().join("tests").join("js").join("companion"))?;
+        // tmux, for the CLI's terminal test.
+        toolchain::tmux()?;
     }
-    if any(&[Stage::Wasm, Stage::E2e]) {
+    if any(&[Stage::Lint]) {
+        // TypeScript, for the companion's types.
+        toolchain::js_tools()?;
+    }
+    if any(&[Stage::Wasm, Stage::E2e, Stage::Bench]) {
         toolchain::chromium()?;
+    }
+    if any(&[Stage::Bench]) {
+        toolchain::wrk()?;
     }
     Ok(())
 }
@@ -199,6 +234,7 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
 fn lint() -> Result<()> {
     // Drift first: a stale generated file would make every later failure confusing.
     crate::codegen::run(true)?;
+    companion_types()?;
     proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
     proc::run(proc::cargo().args([
         "clippy",
@@ -223,13 +259,68 @@ fn lint() -> Result<()> {
     ]))
 }
 
+/// The companion's JavaScript source checked by tsc (`--checkJs --strict`, its tsconfig), and the
+/// declarations the package ships (`pkg-template/server/types/`) the ones tsc writes from it.
+fn companion_types() -> Result<()> {
+    let config = crate::root()
+        .join("tests")
+        .join("js")
+        .join("companion")
+        .join("tsconfig.json");
+    let shipped = crate::root()
+        .join("pkg-template")
+        .join("server")
+        .join("types");
+    let written = crate::target_dir().join("companion-types");
+    let _ = std::fs::remove_dir_all(&written);
+    proc::run(
+        Command::new("node")
+            .arg(
+                crate::root()
+                    .join("node_modules")
+                    .join("typescript")
+                    .join("bin")
+                    .join("tsc"),
+            )
+            .arg("-p")
+            .arg(&config)
+            .arg("--outDir")
+            .arg(&written),
+    )?;
+    let names = |d: &Path| -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(d).with_context(|| format!("reading {}", d.display()))? {
+            names.push(entry?.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
+    };
+    let expected = names(&written)?;
+    let stale = expected != names(&shipped).unwrap_or_default()
+        || expected.iter().any(|name| {
+            std::fs::read(written.join(name)).ok() != std::fs::read(shipped.join(name)).ok()
+        });
+    if stale {
+        bail!(
+            "pkg-template/server/types/ is not what tsc writes from the companion's source: \
+             delete it and run `node node_modules/typescript/bin/tsc -p tests/js/companion/tsconfig.json`"
+        );
+    }
+    println!(
+        "companion: source checked by tsc --strict, {} declaration files current",
+        expected.len()
+    );
+    Ok(())
+}
+
 fn native(summary: &mut Summary) -> Result<()> {
     let packages = [
         ("tunesmith-protocol", Env::NativeProtocol),
         ("tunesmith-emulator", Env::NativeEmulator),
         ("xtask", Env::NativeXtask),
+        ("lab", Env::NativeLab),
     ];
-    // One build for all three, so cargo can compile them in parallel.
+    // One build for all, so cargo can compile them in parallel.
     let mut build = proc::cargo();
     build.args(["test", "--no-run"]);
     for (name, _) in packages {
@@ -379,6 +470,7 @@ impl Ctx {
         if self.pkg.is_none() {
             let pkg = package::build(Profile::Release)?;
             pkg.print_sizes()?;
+            pkg.check_size_budget()?;
             if let Some(site) = &self.site {
                 package::copy_tree(&pkg.dir, &site.join("pkg"))?;
             }
@@ -402,71 +494,76 @@ impl Ctx {
     }
 
     fn js(&mut self) -> Result<()> {
-        let env = self.script_env()?;
         let files = test_files(&crate::root().join("tests").join("js"), "", ".test.mjs")?;
-        if files.is_empty() {
-            println!("no tests/js/*.test.mjs yet");
-            return Ok(());
-        }
-        let tap = crate::target_dir().join("xtask-js-tests.tap");
+        let counts = self.node_tests(&files)?;
+        self.summary.add(Env::JsNode, counts);
+        counts.check("JS", files.len())
+    }
+
+    fn e2e(&mut self) -> Result<()> {
+        let files = node_scripts(&crate::root().join("tests").join("e2e"))?;
+        let counts = self.node_tests(&files)?;
+        self.summary.add(Env::E2eChromium, counts);
+        counts.check("e2e", files.len())
+    }
+
+    /// The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun, `require`):
+    /// each installs its framework from npm and serves the companion or a client.
+    fn deploy(&mut self) -> Result<()> {
+        let files = test_files(&crate::root().join("tests").join("deploy"), "", ".test.mjs")?;
+        let counts = self.node_tests(&files)?;
+        self.summary.add(Env::Deploy, counts);
+        counts.check("deploy", files.len())
+    }
+
+    /// Every bench script once, small (`cargo lab bench` runs them at full size); each file is one
+    /// test of node's runner.
+    fn bench_smoke(&mut self) -> Result<()> {
+        let files = crate::bench_scripts::scripts()?;
+        let smoke = [
+            (crate::bench_scripts::ENV_SMOKE, "1".into()),
+            (
+                crate::bench_scripts::ENV_STAGE_DELAY_MS,
+                emulator::SUITE_STAGE_DELAY_MS.into(),
+            ),
+        ];
+        let counts = self.node_tests_with(&files, &smoke)?;
+        self.summary.add(Env::BenchSmoke, counts);
+        counts.check("bench", files.len())
+    }
+
+    fn node_tests(&mut self, files: &[PathBuf]) -> Result<Counts> {
+        self.node_tests_with(files, &[])
+    }
+
+    /// Runs `files` under node's test runner, one file at a time (the browser suites each start
+    /// Chromium and servers of their own), with `extra` in their environment, and counts its
+    /// closing lines.
+    fn node_tests_with(
+        &mut self,
+        files: &[PathBuf],
+        extra: &[(&'static str, OsString)],
+    ) -> Result<Counts> {
+        let mut env = self.script_env()?;
+        env.extend(extra.iter().cloned());
         let mut cmd = Command::new("node");
         cmd.current_dir(crate::root())
             .args([
                 "--test",
-                "--test-timeout=120000",
+                "--test-concurrency=1",
+                "--test-force-exit",
+                "--test-timeout=600000",
                 "--test-reporter=spec",
-                "--test-reporter-destination=stdout",
             ])
-            .arg("--test-reporter=tap")
-            .arg(format!("--test-reporter-destination={}", tap.display()))
-            .args(&files)
+            .args(files)
             .envs(env);
         let (status, output) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
+        let mut counts = report::parse_node_test(&output).unwrap_or_default();
         self.outputs.push(output);
-        let counts = std::fs::read_to_string(&tap)
-            .ok()
-            .and_then(|t| report::parse_tap(&t))
-            .unwrap_or_default();
-        self.summary.add(Env::JsNode, counts);
-        if !status.success() || counts.failed > 0 {
-            bail!("{} JS test(s) failed ({status})", counts.failed);
+        if !status.success() && counts.failed == 0 {
+            counts.failed = 1;
         }
-        if counts.total() == 0 {
-            bail!("{} tests/js file(s) but zero tests ran", files.len());
-        }
-        Ok(())
-    }
-
-    fn e2e(&mut self) -> Result<()> {
-        let env = self.script_env()?;
-        let scripts = node_scripts(&crate::root().join("tests").join("e2e"))?;
-        if scripts.is_empty() {
-            println!("no tests/e2e/*.mjs yet");
-            return Ok(());
-        }
-        let mut failed = Vec::new();
-        for script in &scripts {
-            let mut cmd = Command::new("node");
-            cmd.current_dir(crate::root())
-                .arg(script)
-                .envs(env.iter().cloned());
-            let (status, output) = proc::run_tee_with_deadline(cmd, Some(E2E_SCRIPT_TIMEOUT))?;
-            let counts = script_counts(status.success(), report::parse_plain(&output));
-            self.outputs.push(output);
-            self.summary.add(Env::E2eChromium, counts);
-            if counts.failed > 0 {
-                failed.push(
-                    script
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                );
-            }
-        }
-        if !failed.is_empty() {
-            bail!("failing e2e script(s): {}", failed.join(", "));
-        }
-        Ok(())
+        Ok(counts)
     }
 }
 
@@ -514,23 +611,6 @@ fn zero_runs(
         ));
     }
     problems
-}
-
-/// A script's counts: its own closing line when it printed one, else the script as one test;
-/// a script that exits non-zero has at least one failure.
-fn script_counts(success: bool, printed: Option<Counts>) -> Counts {
-    let mut counts = printed.unwrap_or(if success {
-        Counts {
-            passed: 1,
-            failed: 0,
-        }
-    } else {
-        Counts::default()
-    });
-    if !success && counts.failed == 0 {
-        counts.failed = 1;
-    }
-    counts
 }
 
 /// Which environment ran a wasm test binary: by its file name, else by whether it configures
@@ -612,53 +692,9 @@ mod tests {
             })
             .ok()
             .map(|s| s.len()),
-            Some(4)
+            Some(6)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
-    }
-
-    #[test]
-    fn a_script_without_a_closing_line_counts_as_one_test() {
-        assert_eq!(
-            script_counts(true, None),
-            Counts {
-                passed: 1,
-                failed: 0
-            }
-        );
-        assert_eq!(
-            script_counts(false, None),
-            Counts {
-                passed: 0,
-                failed: 1
-            }
-        );
-        assert_eq!(
-            script_counts(
-                false,
-                Some(Counts {
-                    passed: 3,
-                    failed: 0
-                })
-            ),
-            Counts {
-                passed: 3,
-                failed: 1
-            }
-        );
-        assert_eq!(
-            script_counts(
-                true,
-                Some(Counts {
-                    passed: 3,
-                    failed: 2
-                })
-            ),
-            Counts {
-                passed: 3,
-                failed: 2
-            }
-        );
     }
 
     #[test]

@@ -90,9 +90,10 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// npm packages (binaryen's wasm-opt, terser, playwright-core) installed from xtask/js's lockfile into
-/// xtask/js/node_modules, which is linked as the repository's node_modules so that test and bench
-/// scripts anywhere in the tree can `import "playwright-core"`. Returns that node_modules.
+/// The repository's npm tools (wasm-opt, terser, playwright-core, the suites' tools), installed
+/// from the root lockfile (one `npm ci` for every workspace of `package.json`) into the root
+/// node_modules, where scripts anywhere in the tree find them. Skipped while the lockfile is the
+/// one installed. Returns that node_modules.
 pub fn js_tools() -> Result<PathBuf> {
     for tool in ["node", "npm"] {
         if proc::which(tool).is_none() {
@@ -101,22 +102,17 @@ pub fn js_tools() -> Result<PathBuf> {
             );
         }
     }
-    let dir = crate::root().join("xtask").join("js");
-    let modules = dir.join("node_modules");
-    let lock = std::fs::read(dir.join("package-lock.json"))
-        .context("reading xtask/js/package-lock.json")?;
-    let stamp = modules.join(".xtask-installed-lock");
+    let root = crate::root();
+    let modules = root.join("node_modules");
+    let lock =
+        std::fs::read(root.join("package-lock.json")).context("reading package-lock.json")?;
+    let stamp = modules.join(".installed-lock");
     let up_to_date = std::fs::read(&stamp).is_ok_and(|installed| installed == lock);
     if !up_to_date || !proc::is_executable(&wasm_opt_in(&modules)) {
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir))?;
+            .current_dir(&root))?;
         std::fs::write(&stamp, &lock)?;
-    }
-    let link = crate::root().join("node_modules");
-    if link.symlink_metadata().is_err() {
-        std::os::unix::fs::symlink(Path::new("xtask").join("js").join("node_modules"), &link)
-            .with_context(|| format!("linking {}", link.display()))?;
     }
     Ok(modules)
 }
@@ -158,20 +154,13 @@ pub fn redis_server() -> Result<PathBuf> {
     proc::which("redis-server").context("redis-server is not on PATH after installing it")
 }
 
-/// `npm ci` in `dir` when its lockfile changed since the last install there (a stamp in
-/// node_modules remembers the lockfile installed).
-pub fn npm_ci(dir: &Path) -> Result<()> {
-    let lock = std::fs::read(dir.join("package-lock.json"))
-        .with_context(|| format!("reading {}/package-lock.json", dir.display()))?;
-    let stamp = dir.join("node_modules").join(".xtask-installed-lock");
-    if std::fs::read(&stamp).is_ok_and(|installed| installed == lock) {
-        return Ok(());
+/// tmux, in which the CLI's suite runs it as in a real terminal (send-keys, capture-pane).
+pub fn tmux() -> Result<PathBuf> {
+    if let Some(path) = proc::which("tmux") {
+        return Ok(path);
     }
-    run(Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(dir))?;
-    std::fs::write(&stamp, &lock)?;
-    Ok(())
+    apt_install(&["tmux"])?;
+    proc::which("tmux").context("tmux is not on PATH after installing it")
 }
 
 fn apt_install(packages: &[&str]) -> Result<()> {

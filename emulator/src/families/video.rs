@@ -1,4 +1,4 @@
-//! Music videos of a track: string `successFlag` PENDING → SUCCESS, one small MP4 file.
+//! Music videos of a track: string `successFlag` PENDING → SUCCESS, one MP4 of the track's cover and sound.
 
 use serde_json::{json, Value};
 use tunesmith_protocol::status::SUCCESS;

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::Json;
 use serde_json::{json, Map, Value};
 use tunesmith_protocol::codes::meaning;
-use tunesmith_protocol::rules::{FieldRule, Kind};
+use tunesmith_protocol::json_schema;
 use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 use crate::app::AppState;
@@ -14,40 +14,6 @@ use crate::core::cost::cost;
 
 pub async fn serve(State(app): State<AppState>) -> Json<Value> {
     Json(app.openapi.clone())
-}
-
-fn schema(rule: &FieldRule) -> Value {
-    let mut s = match rule.kind {
-        Kind::Text { max } => {
-            let mut s = json!({"type": "string"});
-            if let Some(max) = max {
-                s["maxLength"] = json!(max);
-            }
-            s
-        }
-        Kind::Words { max_words } => json!({"type": "string", "x-maxWords": max_words}),
-        Kind::Url => json!({"type": "string", "format": "uri", "pattern": "^https?://"}),
-        Kind::Number(tunesmith_protocol::rules::Range { min, max, step }) => {
-            let mut s = json!({"type": "number", "minimum": min, "maximum": max});
-            if let Some(step) = step {
-                s["multipleOf"] = json!(step);
-            }
-            s
-        }
-        Kind::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
-        Kind::OneOf(values) => json!({"type": "string", "enum": values}),
-        Kind::Bool => json!({"type": "boolean"}),
-        Kind::UrlList { min, max } => json!({
-            "type": "array",
-            "items": {"type": "string", "format": "uri", "pattern": "^https?://"},
-            "minItems": min,
-            "maxItems": max,
-        }),
-        Kind::DirPath => json!({"type": "string", "x-rule": "relative path without `..`"}),
-        Kind::FileName => json!({"type": "string", "x-rule": "one file name without separators"}),
-    };
-    s["description"] = json!(rule.doc());
-    s
 }
 
 fn codes(table: CodeTable) -> &'static [i64] {
@@ -77,25 +43,14 @@ fn operation(op: Op) -> Value {
         "x-createsTask": e.creates_task(),
         "x-credits": cost,
     });
-    let required: Vec<&str> = e
-        .fields
-        .iter()
-        .filter(|f| f.required)
-        .map(|f| f.name)
-        .collect();
     if e.method == Method::Get {
         o["parameters"] = e
             .fields
             .iter()
-            .map(|f| json!({"name": f.name, "in": "query", "required": f.required, "schema": schema(f)}))
+            .map(|f| json!({"name": f.name, "in": "query", "required": f.required, "schema": json_schema::field(f)}))
             .collect();
     } else {
-        let props: Map<String, Value> = e
-            .fields
-            .iter()
-            .map(|f| (f.name.to_owned(), schema(f)))
-            .collect();
-        let mut body = json!({"type": "object", "properties": props, "required": required});
+        let mut body = json_schema::request(op);
         let media = if op == Op::UploadStream {
             body["properties"]["file"] = json!({"type": "string", "format": "binary"});
             body["required"] = json!(["file"]);

@@ -142,7 +142,14 @@ pub async fn base64(
         None => (None, data),
     };
     let payload: String = payload.chars().filter(|c| !c.is_whitespace()).collect();
-    let size = decoded_len(payload.len() as u64);
+    // The `=` padding stands for no byte: the limit is on the file, as the client counts it.
+    let padding = payload
+        .bytes()
+        .rev()
+        .take(2)
+        .take_while(|b| *b == b'=')
+        .count() as u64;
+    let size = decoded_len(payload.len() as u64).saturating_sub(padding);
     if size > MAX_BASE64_FILE_BYTES {
         return Err(ApiError::invalid(F, &base64_too_large("base64Data", size)));
     }

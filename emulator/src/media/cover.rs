@@ -333,11 +333,8 @@ pub(super) fn store(px: &mut [u8], c: Rgb, x: usize, y: usize) {
     }
 }
 
-/// A 512x512 8-bit RGB PNG cover, deterministic in `seed`. Style 0 is a dusk landscape
-/// (multi-stop gradient sky, glowing sun, soft circles, hills); style 1 is geometric
-/// (broken concentric rings and waveform bars on a dark striped field). Other style
-/// values use `style % 2`. Empty `Vec` only if encoding fails.
-pub fn cover_png(seed: u64, style: u8) -> Vec<u8> {
+/// The pixels of a cover: `SIZE`x`SIZE` RGB bytes, row by row (see [`cover_png`]).
+pub(super) fn cover_rgb(seed: u64, style: u8) -> Vec<u8> {
     let mut rng = Rng::new(seed ^ 0xC0FE_u64.rotate_left(40) ^ u64::from(style % 2));
     let mut img = vec![0u8; SIZE * SIZE * 3];
     if style.is_multiple_of(2) {
@@ -345,6 +342,15 @@ pub fn cover_png(seed: u64, style: u8) -> Vec<u8> {
     } else {
         paint_rings(&mut rng, &mut img);
     }
+    img
+}
+
+/// A 512x512 8-bit RGB PNG cover, deterministic in `seed`. Style 0 is a dusk landscape
+/// (multi-stop gradient sky, glowing sun, soft circles, hills); style 1 is geometric
+/// (broken concentric rings and waveform bars on a dark striped field). Other style
+/// values use `style % 2`. Empty `Vec` only if encoding fails.
+pub fn cover_png(seed: u64, style: u8) -> Vec<u8> {
+    let img = cover_rgb(seed, style);
     let mut out = Vec::with_capacity(img.len() / 3);
     let ok = (|| -> Result<(), png::EncodingError> {
         let mut enc = png::Encoder::new(&mut out, SIZE as u32, SIZE as u32);

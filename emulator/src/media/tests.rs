@@ -5,7 +5,7 @@ use std::f32::consts::TAU;
 use std::io::Cursor;
 
 use super::cover::cover_png;
-use super::mp4::tiny_mp4;
+use super::mp4::music_video;
 use super::stems::synth_track;
 use super::wav::{block_align, decode, to_wav_44k, wav_duration};
 
@@ -229,43 +229,6 @@ fn covers_are_valid_deterministic_and_styles_differ() {
     assert!(mean(0) > mean(1) + 20, "{} {}", mean(0), mean(1));
 }
 
-/// Walks top-level boxes, checking sizes add up to the file.
-fn boxes(b: &[u8]) -> Vec<(String, usize)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 8 <= b.len() {
-        let size = u32::from_be_bytes(b[i..i + 4].try_into().unwrap()) as usize;
-        out.push((String::from_utf8_lossy(&b[i + 4..i + 8]).into_owned(), size));
-        assert!(size >= 8);
-        i += size;
-    }
-    assert_eq!(i, b.len());
-    out
-}
-
-#[test]
-fn mp4_structure() {
-    let m = tiny_mp4(1);
-    assert_eq!(&m[4..8], b"ftyp");
-    // WHATWG mime sniffing: box size multiple of 4 and an "mp4" brand.
-    let size = u32::from_be_bytes(m[0..4].try_into().unwrap());
-    assert_eq!(size % 4, 0);
-    assert_eq!(&m[8..11], b"mp4");
-    let names: Vec<String> = boxes(&m).into_iter().map(|b| b.0).collect();
-    assert_eq!(names, ["ftyp", "moov", "mdat"]);
-    // moov's children are well formed too.
-    let moov_at = boxes(&m)[0].1;
-    let moov_len = boxes(&m)[1].1;
-    let children: Vec<String> = boxes(&m[moov_at + 8..moov_at + moov_len])
-        .into_iter()
-        .map(|b| b.0)
-        .collect();
-    assert_eq!(children, ["mvhd", "trak"]);
-    assert_eq!(m, tiny_mp4(1));
-    assert_ne!(m, tiny_mp4(2));
-    assert!(m.len() < 2048);
-}
-
 #[test]
 #[ignore = "timing report, run with --release -- --ignored --nocapture"]
 fn timings() {
@@ -300,8 +263,8 @@ fn timings() {
         );
     }
     let t = Instant::now();
-    let m = tiny_mp4(5);
-    println!("mp4: {:?}, {} bytes", t.elapsed(), m.len());
+    let m = music_video(&wav, 5);
+    println!("music video 30 s: {:?}, {} bytes", t.elapsed(), m.len());
 }
 
 #[test]

@@ -392,10 +392,7 @@ mod tests {
             ERROR_KIND.values[..3],
             ["unauthorized", "insufficient_credits", "rate_limited"]
         );
-        assert_eq!(
-            ERROR_KIND.values[ERROR_KIND.values.len() - 1],
-            "configuration"
-        );
+        assert_eq!(ERROR_KIND.values[ERROR_KIND.values.len() - 1], "internal");
         let rules: Vec<&str> = RuleKind::ALL.iter().map(|k| k.as_str()).collect();
         assert_eq!(rules, RULE.values);
         for v in VOCABS {

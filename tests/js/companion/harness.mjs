@@ -2,6 +2,7 @@
 // this process, in front of the emulator of `cargo xtask test`, with its log and every answer kept
 // for the key scan; an event-stream reader; the emulator's request log.
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { once } from "node:events";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,6 +17,9 @@ export const skip = !MUSIC || !UPLOAD || !KEY ? "needs the emulator (run by carg
 export const server = skip ? {} : await import(pathToFileURL(join(PKG, "server", "index.js")).href);
 export const pkg = skip ? {} : await import(pathToFileURL(join(PKG, "node.js")).href);
 
+/** Every operation's name (the companion's default `allow` leaves some out). */
+export const ALL_OPERATIONS = skip ? [] : (await import(pathToFileURL(join(PKG, "server", "routes.js")).href)).ROUTES.map((r) => r.operation);
+
 /** Sessions of the test users: `x-session: <name>-session` is user `<name>`. */
 export const session = (user) => ({ "x-session": `${user}-session` });
 export const authorize = (request) => {
@@ -27,7 +31,10 @@ export const authorize = (request) => {
 /** Everything any companion answered or logged in this process, for the key scan. */
 export const seen = [];
 
-/** A companion on a free port: `{ url, handler, logs, close() }`. */
+/**
+ * A companion on a free port: `{ url, handler, logs, close() }`. It allows every operation, the
+ * account's balance too (`getCredits`, a cheap probe here): the default `allow` has its own test.
+ */
 export async function startCompanion(options = {}) {
   const logs = [];
   const http = createServer();
@@ -41,6 +48,7 @@ export async function startCompanion(options = {}) {
     publicUrl: url,
     authorize,
     forwardHeaders: ["x-emulator-tag"],
+    allow: ALL_OPERATIONS,
     log: (line) => {
       logs.push(line);
       seen.push(line);
@@ -89,6 +97,130 @@ export async function call(companion, path, { user, method = "GET", body, header
 }
 
 export const GENERATE = { customMode: false, instrumental: false, model: "V4_5", prompt: "a calm piano piece" };
+
+export const untilFinal = (events) => events.some((e) => e.data.state === "succeeded" || e.data.state === "failed");
+
+/** A create through the companion as `user` (generate by default); resolves with the task id. */
+export async function create(companion, user, body = GENERATE, path = "/music/api/v1/generate", headers = {}) {
+  const r = await call(companion, path, { user, method: "POST", body, headers });
+  if (r.status !== 200 || r.body?.code !== 200) throw new Error(`create answered ${r.status}: ${r.text}`);
+  return r.body.data.taskId;
+}
+
+/** Polls a record query through the companion until `done(answer)`; resolves with the last answer. */
+export async function pollRecord(companion, user, path, done, tries = 200) {
+  let r;
+  for (let i = 0; i < tries; i++) {
+    r = await call(companion, path, { user });
+    if (done(r)) return r;
+    await sleep(50);
+  }
+  throw new Error(`${path} did not finish: ${r?.text}`);
+}
+
+/** A finished song of `user`: `{ taskId, audioId }` (its first track), read through the companion. */
+export async function finishedSong(companion, user) {
+  const taskId = await create(companion, user);
+  const r = await pollRecord(companion, user, `/music/api/v1/generate/record-info?taskId=${taskId}`, (a) => a.body?.data?.status === "SUCCESS");
+  return { taskId, audioId: r.body.data.response.sunoData[0].id };
+}
+
+/** A mono 16-bit WAV of a 330 Hz tone. */
+export function wav(seconds) {
+  const rate = 8000;
+  const n = rate * seconds;
+  const buf = Buffer.alloc(44 + n * 2);
+  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
+  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 330 * i) / rate)), 44 + i * 2);
+  return buf;
+}
+
+/** A file of `user` stored through the companion's stream upload; resolves with its download URL. */
+export async function uploadThrough(companion, user, bytes, name = "voice.wav") {
+  const form = new FormData();
+  form.append("uploadPath", "companion");
+  form.append("file", new Blob([bytes], { type: "audio/wav" }), name);
+  const r = await fetch(`${companion.url}/upload/api/file-stream-upload`, { method: "POST", headers: session(user), body: form });
+  const answer = await r.json();
+  if (r.status !== 200) throw new Error(`upload answered ${r.status}: ${JSON.stringify(answer)}`);
+  return answer.data.downloadUrl;
+}
+
+/**
+ * One request written byte for byte on a fresh socket (a hostile client: any Host, any target);
+ * resolves with `{ status, head, body }` once the server ends the answer or closes.
+ */
+export function raw(url, text, { until = (all) => /\r\n\r\n/.test(all) && complete(all) } = {}) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let all = "";
+    const done = () => {
+      socket.destroy();
+      const at = all.indexOf("\r\n\r\n");
+      const head = at >= 0 ? all.slice(0, at) : all;
+      let body = at >= 0 ? all.slice(at + 4) : "";
+      if (/transfer-encoding: chunked/i.test(head)) body = unchunk(body);
+      resolve({ status: Number(head.match(/^HTTP\/1\.1 (\d+)/)?.[1] ?? 0), head: head.toLowerCase(), body });
+    };
+    socket.on("data", (d) => {
+      all += d;
+      if (until(all)) done();
+    });
+    socket.on("end", done);
+    socket.on("error", reject);
+    socket.write(text);
+  });
+}
+
+/** Writes `text` on a fresh socket, then closes it without waiting for an answer (a body cut off). */
+export function cutOff(url, text) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text, () => setTimeout(() => (socket.destroy(), resolve()), 100)));
+    socket.on("error", resolve);
+  });
+}
+
+/** A chunked body's content. @param {string} body */
+function unchunk(body) {
+  let out = "";
+  for (let at = 0; ; ) {
+    const eol = body.indexOf("\r\n", at);
+    const size = parseInt(body.slice(at, eol), 16);
+    if (!(size > 0)) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
+}
+
+/** Whether a raw answer has all of its body (Content-Length, or the last chunk). */
+function complete(all) {
+  const at = all.indexOf("\r\n\r\n");
+  const head = all.slice(0, at).toLowerCase();
+  const length = head.match(/content-length: (\d+)/)?.[1];
+  if (length !== undefined) return Buffer.byteLength(all.slice(at + 4)) >= Number(length);
+  return all.endsWith("0\r\n\r\n");
+}
+
+/**
+ * `store`, unchanged, with every call it answers written down (`calls`: `[method, args]`): the real
+ * store, watched, for the tests that look at what the companion kept.
+ */
+export function observe(store) {
+  const calls = [];
+  const watched = {};
+  for (const name of Object.keys(store)) {
+    watched[name] = (...args) => {
+      calls.push([name, args]);
+      return store[name](...args);
+    };
+  }
+  return { store: watched, calls };
+}
 
 /** The events of an SSE response, as they come: `{ id, event, data }`. */
 export async function* sse(response) {

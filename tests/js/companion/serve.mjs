@@ -1,13 +1,15 @@
 // A companion in a process of its own, for the tests and benchmarks that measure it (memory) or kill
 // it (restart, kill -9). Configured by environment; prints `ready <url>` when listening.
 //   COMPANION_PORT (0: free), COMPANION_PUBLIC_URL (default http://127.0.0.1:<port>/ts),
-//   COMPANION_STORE=redis with COMPANION_REDIS_URL, COMPANION_LIMITS (JSON), COMPANION_ORIGINS (JSON),
-//   COMPANION_WWW (a folder served at /: the demo page).
+//   COMPANION_STORE=redis with COMPANION_REDIS_URL (and COMPANION_REDIS_PREFIX), or =file with
+//   COMPANION_STORE_FILE, COMPANION_LIMITS (JSON), COMPANION_ORIGINS (JSON), COMPANION_OPTIONS (JSON:
+//   any other option), COMPANION_WWW (a folder served at /: the demo page). Every operation is
+//   allowed, getCredits too (the probes use it).
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { once } from "node:events";
-import { authorize, KEY, MUSIC, UPLOAD, redisClient, server } from "./harness.mjs";
+import { ALL_OPERATIONS, authorize, KEY, MUSIC, UPLOAD, redisClient, server } from "./harness.mjs";
 
 const port = Number(process.env.COMPANION_PORT ?? 0);
 const http = createServer();
@@ -19,6 +21,8 @@ const publicUrl = process.env.COMPANION_PUBLIC_URL ?? `${base}/ts`;
 let store;
 if (process.env.COMPANION_STORE === "redis") {
   store = server.redisStore({ client: await redisClient(process.env.COMPANION_REDIS_URL), prefix: process.env.COMPANION_REDIS_PREFIX });
+} else if (process.env.COMPANION_STORE === "file") {
+  store = server.fileStore({ path: process.env.COMPANION_STORE_FILE });
 }
 
 const handler = server.createCompanion({
@@ -29,9 +33,11 @@ const handler = server.createCompanion({
   authorize,
   store,
   forwardHeaders: ["x-emulator-tag"],
+  allow: ALL_OPERATIONS,
   limits: JSON.parse(process.env.COMPANION_LIMITS ?? "{}"),
   origins: JSON.parse(process.env.COMPANION_ORIGINS ?? "[]"),
   log: (line) => console.error(line),
+  ...JSON.parse(process.env.COMPANION_OPTIONS ?? "{}"),
 });
 const companion = server.toNodeListener(handler);
 const www = process.env.COMPANION_WWW;
@@ -46,4 +52,6 @@ http.on("request", async (req, res) => {
     res.writeHead(404).end();
   }
 });
+// A polite stop (SIGTERM) closes the companion, which writes what a file store has not yet.
+process.on("SIGTERM", () => handler.close().finally(() => process.exit(0)));
 console.log(`ready ${publicUrl}`);

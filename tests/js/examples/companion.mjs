@@ -2,13 +2,15 @@
 // gets every stage pushed. Run by readme-examples.test.mjs.
 import { Client } from "tunesmith";
 
-const PORT = Number(process.env.PORT);
-const sessions = new Map([["s3cr3t-session-token", "user-42"]]); // your app's sessions
-const token = "s3cr3t-session-token";
+const token = "s3cr3t-session-token"; // the session your app gave the page when it signed in
 
 // README:companion-server:start
 import { createServer } from "node:http";
 import { createCompanion, toNodeListener } from "tunesmith/server";
+
+const PORT = Number(process.env.PORT ?? 3000);
+// Your app's sessions (session token → user id); here one, for the example.
+const sessions = new Map([["s3cr3t-session-token", "user-42"]]);
 
 const companion = createCompanion({
   apiKey: process.env.TUNESMITH_API_KEY, // stays on the server

@@ -1,4 +1,5 @@
-// README quickstart, run by readme-examples.test.mjs against the emulator (hum.wav is written by the test).
+// README quickstart, run by readme-examples.test.mjs against the emulator, with the hum.wav the
+// README tells to copy (docs/hum.wav).
 // README:quickstart:start
 import { readFile } from "node:fs/promises";
 import { Client } from "tunesmith";

@@ -1,8 +1,10 @@
 //! `cargo xtask codegen`: writes what `protocol/` declares into the files that repeat it (the wire
-//! structs, the package's TypeScript, the package entries' export lists, the companion's routes);
+//! structs, the package's TypeScript, the package entries' export lists, the companion's routes,
+//! the operation table of the MCP server and the CLI);
 //! `--check` (run by `cargo xtask test`) fails when a committed file differs from what the
 //! declarations say.
 
+mod operations;
 mod routes;
 mod rust;
 mod ts;
@@ -34,6 +36,10 @@ pub fn outputs() -> Result<Vec<Output>> {
         Output {
             path: "pkg-template/server/routes.js",
             text: routes::server_routes(),
+        },
+        Output {
+            path: "pkg-template/operations.generated.js",
+            text: operations::operations(),
         },
         Output {
             path: "README.md",

@@ -1,0 +1,269 @@
+// tunesmith/mcp driven by the official MCP client (the SDK's `Client`) against the emulator of
+// `cargo xtask test`: over stdio (`tunesmith mcp`, as a host spawns it) and over Streamable HTTP
+// through the companion (two users, who never see each other's tasks).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "./agents/mcp-client.mjs";
+import { KEY, MUSIC, PKG, UPLOAD, session, skip, startCompanion } from "./companion/harness.mjs";
+
+/** The emulator's log of the queries that name `taskId`. */
+const queriesOf = async (taskId) =>
+  (await (await fetch(`${MUSIC}/_emulator/requests`)).json()).requests.filter((r) => r.query?.includes(taskId));
+
+const CLI = join(PKG, "cli", "tunesmith.js");
+const SONG = { customMode: false, instrumental: true, model: "V4_5", prompt: "a calm piano piece" };
+
+async function stdioClient(env = {}) {
+  const client = new Client({ name: "tunesmith-tests", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: { PATH: process.env.PATH, TUNESMITH_API_KEY: KEY, TUNESMITH_BASE_URL: MUSIC, TUNESMITH_UPLOAD_URL: UPLOAD, ...env },
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
+
+async function httpClient(companion, user) {
+  const client = new Client({ name: `tunesmith-tests-${user}`, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${companion.url}/mcp`), { requestInit: { headers: session(user) } }));
+  return client;
+}
+
+const text = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+let stdio;
+before(async () => {
+  if (skip) return;
+  stdio = await stdioClient();
+});
+after(async () => stdio?.close());
+
+test("stdio: one tool per operation, with the request's schema and the record as outputSchema", { skip }, async () => {
+  const { tools } = await stdio.listTools();
+  const names = tools.map((t) => t.name);
+  assert.equal(names.length, 37, names.join(","));
+  const generate = tools.find((t) => t.name === "generate");
+  assert.deepEqual(generate.inputSchema.required.sort(), ["customMode", "instrumental", "model"]);
+  assert.equal(generate.inputSchema.properties.prompt.type, "string");
+  assert.equal(generate.inputSchema.properties.waitSeconds.type, "number");
+  assert.ok(generate.outputSchema.properties.tracks, "a create's output is the task's final record");
+  assert.equal(tools.find((t) => t.name === "getCredits").outputSchema.properties.credits.type, "number");
+  assert.ok(tools.find((t) => t.name === "uploadFile").inputSchema.required.includes("path"));
+});
+
+test("stdio: a generate waits with a progress notification per stage and answers with resource links", { skip }, async () => {
+  const progress = [];
+  const client = stdio;
+  // README:mcp-call:start
+  const result = await client.callTool(
+    {
+      name: "generate",
+      arguments: { customMode: false, instrumental: true, model: "V4_5", prompt: "a calm piano piece", waitSeconds: 60 },
+    },
+    { onprogress: (p) => progress.push(p), timeout: 90_000 }, // one notification per stage
+  );
+  // result.structuredContent: the MusicTask; result.content: a resource_link per track.
+  for (const c of result.content) if (c.type === "resource_link") console.log(c.title, c.uri, c.mimeType);
+  // README:mcp-call:end
+  assert.equal(result.isError, undefined, text(result));
+  assert.equal(result.structuredContent.state, "succeeded");
+  const stages = progress.map((p) => p.message.split(": ")[1]);
+  assert.ok(stages.includes("created") && stages.includes("complete"), stages.join(","));
+  for (let i = 1; i < progress.length; i++) assert.ok(progress[i].progress > progress[i - 1].progress);
+  const links = result.content.filter((c) => c.type === "resource_link");
+  assert.equal(links.length, result.structuredContent.tracks.length);
+  for (const [i, link] of links.entries()) {
+    const track = result.structuredContent.tracks[i];
+    assert.equal(link.uri, track.audioUrl);
+    assert.equal(link.title, track.title);
+    assert.equal(link.mimeType, "audio/wav");
+    assert.equal(link._meta["tunesmith/duration"], track.duration);
+  }
+  assert.ok(!result.content.some((c) => c.type === "audio"), "audio only when asked");
+});
+
+test("stdio: the audio inline when asked, covers as images, lyrics as text", { skip }, async () => {
+  const song = await stdio.callTool({ name: "generate", arguments: { ...SONG, inlineAudio: true } }, { timeout: 90_000 });
+  const audio = song.content.filter((c) => c.type === "audio");
+  assert.equal(audio.length, 2, text(song));
+  assert.equal(Buffer.from(audio[0].data, "base64").subarray(0, 4).toString(), "RIFF");
+  const taskId = song.structuredContent.taskId;
+
+  const covers = await stdio.callTool({ name: "generateCover", arguments: { taskId } }, { timeout: 90_000 });
+  const images = covers.content.filter((c) => c.type === "image");
+  assert.ok(images.length >= 1, text(covers));
+  assert.equal(images[0].mimeType, "image/png");
+  assert.equal(Buffer.from(images[0].data, "base64").subarray(1, 4).toString(), "PNG");
+
+  const lyrics = await stdio.callTool({ name: "generateLyrics", arguments: { prompt: "a song about the sea" } }, { timeout: 90_000 });
+  assert.equal(lyrics.structuredContent.state, "succeeded");
+  const texts = lyrics.content.filter((c) => c.type === "text").map((c) => c.text);
+  assert.ok(texts.some((t) => t.includes(lyrics.structuredContent.lyrics[0].text)), texts.join("\n---\n"));
+});
+
+test("stdio: a bound the caller sets: waitSeconds 0 answers at once with the running task, getTask waits on", { skip }, async () => {
+  const started = await stdio.callTool({ name: "generate", arguments: { ...SONG, waitSeconds: 0 } });
+  assert.equal(started.isError, undefined, text(started));
+  assert.notEqual(started.structuredContent.state, "succeeded");
+  assert.match(text(started), /still running/);
+  const done = await stdio.callTool(
+    { name: "getTask", arguments: { taskId: started.structuredContent.taskId, waitSeconds: 60 } },
+    { timeout: 90_000 },
+  );
+  assert.equal(done.structuredContent.state, "succeeded");
+  const refused = await stdio.callTool({ name: "getTask", arguments: { taskId: "x", waitSeconds: 10_000 } });
+  assert.equal(refused.isError, true);
+  assert.match(text(refused), /waitSeconds/);
+});
+
+test("stdio: the package's own validation refuses before anything is charged, naming the field", { skip }, async () => {
+  const before = (await stdio.callTool({ name: "getCredits", arguments: {} })).structuredContent.credits;
+  const result = await stdio.callTool({ name: "generate", arguments: { ...SONG, prompt: "x".repeat(501) } });
+  assert.equal(result.isError, true);
+  assert.match(text(result), /ValidationError \(validation, field prompt, rule max_length\)/);
+  const misspelt = await stdio.callTool({ name: "generate", arguments: { ...SONG, promt: "typo" } });
+  assert.match(text(misspelt), /field promt/);
+  assert.match(text(misspelt), /prompt/);
+  const after = (await stdio.callTool({ name: "getCredits", arguments: {} })).structuredContent.credits;
+  assert.equal(after, before);
+});
+
+test("stdio: a failed task is an error result carrying the service's status", { skip }, async () => {
+  const result = await stdio.callTool(
+    { name: "generate", arguments: { ...SONG, prompt: "emulate:SENSITIVE_WORD_ERROR" } },
+    { timeout: 90_000 },
+  );
+  assert.equal(result.isError, true);
+  assert.match(text(result), /task_failed/);
+  assert.match(text(result), /SENSITIVE_WORD_ERROR/);
+});
+
+test("stdio: cancelling a call stops its waiting at once: no query of the task follows", { skip }, async () => {
+  const tagged = await stdioClient();
+  try {
+    const abort = new AbortController();
+    const progress = [];
+    const call = tagged.callTool(
+      { name: "generate", arguments: { ...SONG, waitSeconds: 60 } },
+      { signal: abort.signal, onprogress: (p) => progress.push(p), timeout: 90_000 },
+    );
+    while (progress.length === 0) await new Promise((r) => setTimeout(r, 20));
+    const taskId = progress[0].message.split(" ")[1].replace(/:$/, "");
+    abort.abort("the user clicked stop");
+    await assert.rejects(call);
+    await new Promise((r) => setTimeout(r, 200));
+    const seen = await queriesOf(taskId);
+    await new Promise((r) => setTimeout(r, 3000));
+    const later = await queriesOf(taskId);
+    assert.equal(later.length, seen.length, "no query after the cancellation");
+  } finally {
+    await tagged.close();
+  }
+});
+
+test("stdio: a local file uploads with byte progress", { skip }, async () => {
+  const { writeFile, mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const dir = await mkdtemp(join(tmpdir(), "ts-mcp-"));
+  const path = join(dir, "hum.wav");
+  const wav = Buffer.alloc(44 + 8000);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + 8000, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(8000, 28);
+  wav.writeUInt16LE(1, 32);
+  wav.writeUInt16LE(8, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(8000, 40);
+  await writeFile(path, wav);
+  const progress = [];
+  const result = await stdio.callTool({ name: "uploadFile", arguments: { path } }, { onprogress: (p) => progress.push(p) });
+  assert.equal(result.isError, undefined, text(result));
+  assert.equal(result.structuredContent.fileSize, wav.length);
+  assert.equal(progress.at(-1)?.progress, wav.length, JSON.stringify(progress) + JSON.stringify(result.content.slice(0, 1)));
+  const link = result.content.find((c) => c.type === "resource_link");
+  assert.equal(link.uri, result.structuredContent.downloadUrl);
+});
+
+// ---- Over Streamable HTTP, through the companion --------------------------------------------
+
+let companion;
+before(async () => {
+  if (skip) return;
+  // README:mcp-companion:start
+  companion = await startCompanion({
+    mcp: true, // {publicUrl}/mcp: every tool call runs as the caller, through authorize, allow and limits
+    allow: ["generate", "getTask", "getCover", "generateCover", "uploadFile", "uploadBase64"],
+  });
+  // README:mcp-companion:end
+});
+after(async () => companion?.close());
+
+test("http: the companion's allow decides the tools; a local path upload is never offered", { skip }, async () => {
+  const alice = await httpClient(companion, "alice");
+  try {
+    const names = (await alice.listTools()).tools.map((t) => t.name).sort();
+    assert.deepEqual(names, ["generate", "generateCover", "getCover", "getTask", "uploadBase64"]);
+    const generate = (await alice.listTools()).tools.find((t) => t.name === "generate");
+    assert.ok(!generate.inputSchema.required.includes("callBackUrl"), "the companion sets the callback");
+  } finally {
+    await alice.close();
+  }
+});
+
+test("http: an unknown caller is refused before any MCP exchange", { skip }, async () => {
+  const client = new Client({ name: "anonymous", version: "1.0.0" });
+  await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(`${companion.url}/mcp`))), /401|Unauthorized|authentication/i);
+});
+
+test("http: each tool call runs as its caller: one user never sees another's task", { skip }, async () => {
+  const alice = await httpClient(companion, "alice");
+  const bob = await httpClient(companion, "bob");
+  try {
+    const progress = [];
+    const song = await alice.callTool(
+      { name: "generate", arguments: { ...SONG, waitSeconds: 60 } },
+      { onprogress: (p) => progress.push(p), timeout: 90_000 },
+    );
+    assert.equal(song.isError, undefined, text(song));
+    assert.equal(song.structuredContent.state, "succeeded");
+    assert.ok(progress.length >= 2, JSON.stringify(progress));
+    const taskId = song.structuredContent.taskId;
+    const mine = await alice.callTool({ name: "getTask", arguments: { taskId } });
+    assert.equal(mine.structuredContent.taskId, taskId);
+    const theirs = await bob.callTool({ name: "getTask", arguments: { taskId } });
+    assert.equal(theirs.isError, true);
+    assert.match(text(theirs), /not_found/);
+    assert.ok(!text(theirs).includes(song.structuredContent.tracks[0].audioUrl));
+    const cover = await bob.callTool({ name: "generateCover", arguments: { taskId } });
+    assert.equal(cover.isError, true, "another user's task cannot be built upon");
+    assert.match(text(cover), /not_found/);
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
+
+test("http: the companion's limits hold for tool calls", { skip }, async () => {
+  const limited = await startCompanion({ mcp: true, limits: { requestsPerWindow: 2, windowMs: 60_000 } });
+  const carol = await httpClient(limited, "carol");
+  try {
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await carol.callTool({ name: "getCredits", arguments: {} }));
+    assert.equal(results[0].isError, undefined, text(results[0]));
+    const last = results[2];
+    assert.equal(last.isError, true);
+    assert.match(text(last), /rate_limited|429|limit/);
+  } finally {
+    await carol.close();
+    await limited.close();
+  }
+});

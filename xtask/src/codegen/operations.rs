@@ -1,0 +1,85 @@
+//! `pkg-template/operations.generated.js`: every operation as the package's two faces present it
+//! (the MCP server's tools, the CLI's subcommands): its name and summary, how the client's method
+//! takes its arguments, the task family it starts or reads, and the JSON Schema of its request
+//! and of what it resolves with, from the same declarations as the emulator's `/openapi.json`.
+
+use super::header;
+use serde_json::{json, Value};
+use tunesmith_protocol::endpoints::CALLBACK_FIELDS;
+use tunesmith_protocol::json_schema;
+use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::Op;
+
+/// How the client's method takes its arguments.
+fn call(op: Op) -> &'static str {
+    match op {
+        Op::UploadStream => "file",
+        Op::UploadFromUrl => "url",
+        Op::UploadBase64 => "base64",
+        _ if op.endpoint().fields.is_empty() => "none",
+        _ => "request",
+    }
+}
+
+/// The request field an upload method takes as its first argument (the rest are its options).
+fn first_argument(op: Op) -> Value {
+    match op {
+        Op::UploadFromUrl => json!("fileUrl"),
+        Op::UploadBase64 => json!("base64Data"),
+        _ => Value::Null,
+    }
+}
+
+fn entry(op: Op) -> Value {
+    let e = op.endpoint();
+    let created = TaskKind::created_by(op);
+    let queried = TaskKind::ALL.into_iter().find(|k| k.query() == op);
+    let family = created.or(queried);
+    json!({
+        "summary": e.summary,
+        "creates": e.creates_task,
+        "family": family.map(|k| k.as_str()),
+        "waiter": family.map(|k| k.waiter_name()),
+        "query": family.map(|k| k.query().endpoint().name),
+        "queryField": family.map(|k| k.query_field()),
+        "call": call(op),
+        "callback": e.fields.iter().find(|f| CALLBACK_FIELDS.contains(&f.name)).map(|f| f.name),
+        "firstArgument": first_argument(op),
+        "input": json_schema::request(op),
+        "output": json_schema::record(op.output()),
+        "finalOutput": created.map(|k| json_schema::record(k.query().output())),
+    })
+}
+
+pub fn operations() -> String {
+    let mut out = header("//");
+    out.push_str(
+        "// Every operation of the client, as the MCP server (`tunesmith/mcp`) and the CLI present it:\n\
+         // `call` says how the method takes its arguments (`request`: one object; `none`; `file`, `url`,\n\
+         // `base64`: the upload and its options, `firstArgument` naming the field passed first); `family`,\n\
+         // `waiter` and `query` the task it starts or reads; `callback` the field of its callback URL;\n\
+         // `input` the JSON Schema of its request (as in `/openapi.json`); `output` what it resolves\n\
+         // with, `finalOutput` (creates) the task's final record.\n\
+         export const OPERATIONS = [\n",
+    );
+    for op in Op::ALL {
+        // One operation per line, its name first: a diff shows which operation changed.
+        let rest = entry(op).to_string();
+        out.push_str(&format!(
+            "  {{\"name\":\"{}\",{},\n",
+            op.endpoint().name,
+            &rest[1..]
+        ));
+    }
+    out.push_str(
+        "];\n\n// Every `kind` an error of the client can have.\nexport const ERROR_KINDS = [",
+    );
+    let kinds: Vec<String> = tunesmith_protocol::schema::ERROR_KIND
+        .values
+        .iter()
+        .map(|k| format!("\"{k}\""))
+        .collect();
+    out.push_str(&kinds.join(", "));
+    out.push_str("];\n");
+    out
+}
