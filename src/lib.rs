@@ -55,6 +55,7 @@ static ALLOCATOR: settle::ReportingAlloc<talc::wasm::WasmDynamicTalc> =
 mod callbacks;
 mod client;
 mod driver;
+mod error_classes;
 mod errors;
 mod js;
 // Shapes the service's answers, which the crate parsed from JSON itself: plain data, with no
@@ -74,7 +75,8 @@ mod watch;
 pub use callbacks::{parse_callback, CallbackDeduper};
 pub use client::Client;
 
-use driver::{Body, CallOptions, Config, Driver, Error};
+use driver::{Body, CallOptions, Config, Driver};
+use errors::Error;
 use js::{get, Arg, JsFields};
 use js_sys::Promise;
 use std::rc::Rc;

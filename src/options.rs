@@ -1,9 +1,10 @@
 //! Client options (`new Client({...})`) and per-call options (`{ signal, timeoutMs }`), read from JS objects.
 
 use crate::driver::{
-    service_url, ApiKey, CallOptions, Config, Error, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
+    service_url, ApiKey, CallOptions, Config, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
     DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
+use crate::errors::Error;
 use crate::js::{self, get, Arg};
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
 use wasm_bindgen::JsCast;

@@ -1,7 +1,8 @@
 //! The JavaScript face's waiters: `waitFor*` and `wait` on creates read their options, follow the
 //! task with the driver's polling loop (`driver::Poll`), and hand each record to `onProgress`.
 
-use crate::driver::{Driver, Error, Poll};
+use crate::driver::{Driver, Poll};
+use crate::errors::Error;
 use crate::js::{shallow_copy, Arg};
 use crate::normalize;
 use crate::options::{read_signal, read_timeout};

@@ -1,7 +1,8 @@
 //! `watchTask`: the records of a music task as an async iterator, each `next()` running the
 //! driver's polling loop until the next change of stage.
 
-use crate::driver::{Driver, Error, Poll};
+use crate::driver::{Driver, Poll};
+use crate::errors::Error;
 use crate::js::{get, set, Arg};
 use crate::normalize;
 use crate::waiters::{task_id_of, WaitOptions};

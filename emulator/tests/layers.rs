@@ -440,3 +440,46 @@ fn the_checker_sees_a_cycle() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].len(), 2);
 }
+
+/// The client's one driver knows neither of its faces: it names only itself, the error type and
+/// the JavaScript runtime's bindings; and the Rust face names nothing of the JavaScript face.
+#[test]
+fn the_client_driver_knows_neither_face() {
+    let g = graph(&sibling_src("."));
+    let mut wrong = Vec::new();
+    for (from, tos) in &g.edges {
+        for to in tos {
+            let first = |m: &Module| m.first().cloned().unwrap_or_default();
+            let driver_reaches_out = first(from) == "driver"
+                && !matches!(first(to).as_str(), "driver" | "errors" | "js");
+            let rust_face_reaches_js_face = first(from) == "rust_api"
+                && !matches!(first(to).as_str(), "rust_api" | "driver" | "errors" | "js");
+            if driver_reaches_out || rust_face_reaches_js_face {
+                wrong.push(format!("{} -> {}", name(from), name(to)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "edges out of the driver or across faces: {wrong:#?}"
+    );
+}
+
+/// `crate::Name` re-exported by the root depends on the module that defines it, not on the root:
+/// a path through a re-export is no circle, and a real circle through one is still found.
+#[test]
+fn the_checker_reads_paths_through_re_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::write(
+        src.join("lib.rs"),
+        "mod a;\nmod b;\npub use a::Thing;\nfn f(_: b::B) {}\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("a.rs"), "pub struct Thing;\n").unwrap();
+    std::fs::write(src.join("b.rs"), "pub struct B(crate::Thing);\n").unwrap();
+    assert!(cycles(&graph(src)).is_empty());
+    std::fs::write(src.join("a.rs"), "pub struct Thing(crate::b::B);\n").unwrap();
+    let found = cycles(&graph(src));
+    assert_eq!(found.len(), 1, "{found:?}");
+}

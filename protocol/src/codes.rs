@@ -57,17 +57,17 @@ impl ErrorKind {
         matches!(self, ErrorKind::RateLimited | ErrorKind::Maintenance)
     }
 
-    /// What a person can do about it, for error messages.
+    /// What a person can do about it: the sentence that ends an error's message.
     pub const fn advice(self) -> &'static str {
         match self {
-            ErrorKind::Unauthorized => "check the API key",
-            ErrorKind::InsufficientCredits => "top up the account's credits",
-            ErrorKind::RateLimited => "slow down; the call can be retried later",
-            ErrorKind::Maintenance => "the service is under maintenance; retry later",
-            ErrorKind::NotFound => "check the id, path and method",
-            ErrorKind::Conflict => "the record already exists; query it instead",
-            ErrorKind::Invalid => "fix the request",
-            ErrorKind::Server => "a server error; retry later",
+            ErrorKind::Unauthorized => "Check the API key",
+            ErrorKind::InsufficientCredits => "Top up the account's credits",
+            ErrorKind::RateLimited => "Slow down; the call can be retried later",
+            ErrorKind::Maintenance => "The service is under maintenance; retry later",
+            ErrorKind::NotFound => "Check the id, path and method",
+            ErrorKind::Conflict => "The record already exists; query it instead",
+            ErrorKind::Invalid => "Fix the request",
+            ErrorKind::Server => "A server error; retry later",
         }
     }
 }
@@ -90,11 +90,16 @@ pub enum ClientErrorKind {
     TaskFailed,
     /// The client's own options are unusable.
     Configuration,
+    /// The package's module stopped after an internal error (a panic, a bug); only the JavaScript
+    /// face reports it, since a Rust caller's panic is its own.
+    Internal,
 }
 
 impl ClientErrorKind {
     /// Every kind: the service's, in `ErrorKind::ALL` order, then the client's own.
-    pub const ALL: [ClientErrorKind; ErrorKind::ALL.len() + 6] = {
+    // Evaluated by the compiler: an index out of bounds fails the build, not a call.
+    #[allow(clippy::indexing_slicing)]
+    pub const ALL: [ClientErrorKind; ErrorKind::ALL.len() + 7] = {
         let own = [
             ClientErrorKind::Validation,
             ClientErrorKind::Network,
@@ -102,8 +107,9 @@ impl ClientErrorKind {
             ClientErrorKind::Aborted,
             ClientErrorKind::TaskFailed,
             ClientErrorKind::Configuration,
+            ClientErrorKind::Internal,
         ];
-        let mut all = [ClientErrorKind::Validation; ErrorKind::ALL.len() + 6];
+        let mut all = [ClientErrorKind::Validation; ErrorKind::ALL.len() + 7];
         let mut i = 0;
         while i < ErrorKind::ALL.len() {
             all[i] = ClientErrorKind::Service(ErrorKind::ALL[i]);
@@ -126,6 +132,7 @@ impl ClientErrorKind {
             ClientErrorKind::Aborted => "aborted",
             ClientErrorKind::TaskFailed => "task_failed",
             ClientErrorKind::Configuration => "configuration",
+            ClientErrorKind::Internal => "internal",
         }
     }
 
@@ -149,6 +156,9 @@ impl ClientErrorKind {
             ClientErrorKind::Aborted => "the caller's AbortSignal fired",
             ClientErrorKind::TaskFailed => "a task reached a failure state",
             ClientErrorKind::Configuration => "the client's own options are unusable",
+            ClientErrorKind::Internal => {
+                "the package's module stopped after an internal error (a bug); reload to use it again"
+            }
         })
     }
 }

@@ -3,8 +3,8 @@
 
 use super::config::{ApiKey, CallOptions, Config};
 use super::envelope;
-use super::error::Error;
 use super::transport::{self, Failure, Reply, Request};
+use crate::errors::Error;
 use crate::js::{get, get_string};
 use js_sys::{Function, Promise};
 use std::future::Future;

@@ -1,7 +1,7 @@
 //! What the driver is configured with: the client's settings and one call's options, however a
 //! face read them (from a JavaScript options object, or from a Rust struct).
 
-use super::error::Error;
+use crate::errors::Error;
 use crate::js::Arg;
 use js_sys::Function;
 use std::fmt;

@@ -2,8 +2,8 @@
 //! HTTP status: its `data` when it holds what the operation promises, else the error its code means
 //! in the endpoint's table of codes.
 
-use super::error::Error;
 use super::transport::Reply;
+use crate::errors::Error;
 use crate::js::{get, get_f64, get_string, is_plain_object};
 use tunesmith_protocol::endpoints::Answer;
 use tunesmith_protocol::{retry, Op};

@@ -7,7 +7,6 @@
 mod attempts;
 mod config;
 mod envelope;
-mod error;
 mod poll;
 mod record;
 mod transport;
@@ -17,8 +16,8 @@ pub use config::{
     service_url, ApiKey, CallOptions, Config, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
     DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
-pub(crate) use error::Cause;
-pub use error::Error;
 pub use poll::Poll;
 pub use record::observe;
+#[cfg(feature = "rust-api")]
+pub use record::text_of;
 pub use transport::{Failure, Reply, Request};

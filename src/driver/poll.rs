@@ -4,13 +4,13 @@
 
 use super::attempts::{Body, Driver};
 use super::config::CallOptions;
-use super::error::Error;
 use super::record;
 use super::transport;
+use crate::errors::Error;
 use std::rc::Rc;
 use tunesmith_protocol::schedule::PollSchedule;
 use tunesmith_protocol::waiter::{Next, Outcome, Waiter};
-use tunesmith_protocol::{ClientErrorKind, ErrorKind, TaskFamily};
+use tunesmith_protocol::{ClientErrorKind, ErrorKind, Stage, TaskFamily};
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
@@ -35,9 +35,10 @@ pub struct Poll {
     /// The last transient failure, as the cause of the timeout.
     last_error: Option<Error>,
     last_state: &'static str,
-    /// Records decided on and not yet handed out, the next one last: the stages a query jumped
-    /// over, then its record.
-    ready: Vec<Report>,
+    /// A query's record decided on and not yet handed out, after the stages it passed (`passed`,
+    /// each handed out first as a copy of the record at that stage).
+    ready: Option<Report>,
+    passed: &'static [Stage],
 }
 
 impl Poll {
@@ -58,7 +59,8 @@ impl Poll {
             sleep_ms: None,
             last_error: None,
             last_state: "unknown",
-            ready: Vec::new(),
+            ready: None,
+            passed: &[],
         }
     }
 
@@ -97,7 +99,17 @@ impl Poll {
         let family = self.family();
         let op = family.query();
         loop {
-            if let Some(report) = self.ready.pop() {
+            if let Some(ready) = &self.ready {
+                if let Some((stage, rest)) = self.passed.split_first() {
+                    self.passed = rest;
+                    return Ok(Report {
+                        record: record::at_stage(family, &ready.record, *stage),
+                        report: true,
+                        done: false,
+                    });
+                }
+            }
+            if let Some(report) = self.ready.take() {
                 return Ok(report);
             }
             if let Some(ms) = self.sleep_ms.take() {
@@ -154,7 +166,7 @@ impl Poll {
             // The record itself is handed out last, after each stage the task passed on its way.
             let (report, done) = match step.next {
                 Next::Succeeded => (step.report, true),
-                Next::Failed => return Err(Error::task_failed(family, &self.task_id, record)),
+                Next::Failed => return Err(record::task_failed(family, &self.task_id, record)),
                 Next::TimedOut => return Err(self.timed_out()),
                 Next::Sleep(ms) => {
                     self.sleep_ms = Some(ms);
@@ -164,18 +176,12 @@ impl Poll {
                     (true, false)
                 }
             };
-            self.ready.push(Report {
-                record: record.clone(),
+            self.ready = Some(Report {
+                record,
                 report,
                 done,
             });
-            for stage in step.passed.iter().rev() {
-                self.ready.push(Report {
-                    record: record::at_stage(family, &record, *stage),
-                    report: true,
-                    done: false,
-                });
-            }
+            self.passed = step.passed;
         }
     }
 }

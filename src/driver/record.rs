@@ -1,6 +1,7 @@
 //! What the driver reads of a status record as the service sent it: its state, through its
-//! family's own encoding (`TaskFamily::observe`).
+//! family's own encoding (`TaskFamily::observe`), and why it failed.
 
+use crate::errors::{Error, FailedTask};
 use crate::js::{get, set, shallow_copy};
 use tunesmith_protocol::{Observed, Stage, Status, TaskFamily};
 use wasm_bindgen::JsValue;
@@ -28,13 +29,20 @@ pub fn at_stage(family: TaskFamily, raw: &JsValue, stage: Stage) -> JsValue {
     copy.into()
 }
 
-/// A scalar as text: a word as it is, a number or a boolean written out (a status, a query
-/// parameter); `None` for anything else.
+/// The error of a task that ended in its family's failure state, from its last record.
+pub fn task_failed(family: TaskFamily, task_id: &str, raw: JsValue) -> Error {
+    let status = text_of(&get(&raw, family.status_field())).unwrap_or_default();
+    let reason = get(&raw, family.error_fields().1).as_string();
+    let task = FailedTask {
+        family,
+        task_id: task_id.to_owned(),
+        record: raw,
+    };
+    Error::task_failed(task, &status, reason.filter(|m| !m.is_empty()))
+}
+
+/// A status as text: a word as it is, a number written out.
 pub fn text_of(v: &JsValue) -> Option<String> {
     v.as_string()
         .or_else(|| v.as_f64().map(tunesmith_protocol::num::fmt))
-        .or_else(|| {
-            v.as_bool()
-                .map(|b| if b { "true".into() } else { "false".into() })
-        })
 }

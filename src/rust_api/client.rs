@@ -3,9 +3,10 @@
 //! driver's answer decoded into the operation's record).
 
 use crate::driver::{
-    service_url, ApiKey, Body, CallOptions, Config, Driver, Error, DEFAULT_BASE_URL,
-    DEFAULT_SEGMENT, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
+    service_url, ApiKey, Body, CallOptions, Config, Driver, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
+    DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
+use crate::errors::Error;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
@@ -174,13 +175,13 @@ macro_rules! operations {
     };
     (@method $(#[$doc:meta])* $name:ident($request:ty) -> $out:ty = $op:ident) => {
         $(#[$doc])*
-        pub async fn $name(&self, request: &$request) -> Result<$out, $crate::driver::Error> {
+        pub async fn $name(&self, request: &$request) -> Result<$out, $crate::errors::Error> {
             self.call(tunesmith_protocol::Op::$op, request).await
         }
     };
     (@method $(#[$doc:meta])* $name:ident() -> $out:ty = $op:ident) => {
         $(#[$doc])*
-        pub async fn $name(&self) -> Result<$out, $crate::driver::Error> {
+        pub async fn $name(&self) -> Result<$out, $crate::errors::Error> {
             self.call(tunesmith_protocol::Op::$op, &()).await
         }
     };

@@ -60,7 +60,7 @@ mod voices;
 mod waiters;
 mod wav;
 
-pub use crate::driver::Error;
+pub use crate::errors::Error;
 pub use client::{Client, ClientConfig};
 pub use tunesmith_protocol::codes::{ClientErrorKind, ErrorKind};
 pub use tunesmith_protocol::rules::RuleKind;

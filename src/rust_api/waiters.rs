@@ -2,7 +2,9 @@
 //! is; the driver's polling loop (`driver::Poll`) does the waiting, the same as for JavaScript.
 
 use super::client::{decode, Client};
-use crate::driver::{Error, Poll};
+use crate::driver::{text_of, Poll};
+use crate::errors::Error;
+use crate::js::get;
 use serde::de::DeserializeOwned;
 use tunesmith_protocol::rules::RuleKind;
 use tunesmith_protocol::schedule::{PollSchedule, DEFAULT_WAIT_TIMEOUT_MS};
@@ -158,4 +160,28 @@ waiters! {
     wait_for_vocal_separation -> VocalRecord;
     /// Waits for a music video.
     wait_for_video -> VideoRecord;
+}
+
+/// What the Rust face reads of a failed task (`task_failed`), from its last record.
+impl Error {
+    /// A failed task's own status, as the service wrote it (`GENERATE_AUDIO_FAILED`, `3`, ...).
+    pub fn task_status(&self) -> Option<String> {
+        let task = self.task.as_ref()?;
+        text_of(&get(&task.record, task.family.status_field()))
+    }
+
+    /// The failed task's `errorCode` (recovery's envelope `code`).
+    pub fn task_error_code(&self) -> Option<i64> {
+        let task = self.task.as_ref()?;
+        let code = get(&task.record, task.family.error_fields().0);
+        code.as_f64()
+            .map(|c| c as i64)
+            .or_else(|| tunesmith_protocol::num::parse_int(&code.as_string()?))
+    }
+
+    /// Why the service says the task failed.
+    pub fn task_error_message(&self) -> Option<String> {
+        let task = self.task.as_ref()?;
+        get(&task.record, task.family.error_fields().1).as_string()
+    }
 }

@@ -5,7 +5,8 @@ use super::base64;
 use super::mime::{data_url, is_mime, SNIFF_BYTES};
 use super::options::UploadOptions;
 use super::send::{check, empty, send_base64, too_large};
-use crate::driver::{Driver, Error};
+use crate::driver::Driver;
+use crate::errors::Error;
 use crate::js::{self, get, Arg};
 use crate::{settle, Client};
 use js_sys::{ArrayBuffer, JsString, Promise, Uint8Array};
@@ -61,7 +62,6 @@ async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValu
     send_base64(inner, text, size, opts).await
 }
 
-
 /// The bytes of an ArrayBuffer or of any view on one (Uint8Array, Node's Buffer, DataView, ...).
 fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     // Constructed under catch: a Proxy of a buffer passes the type checks but throws inside.
@@ -76,7 +76,6 @@ fn as_bytes(data: &JsValue) -> Option<Uint8Array> {
     let length = JsValue::from_f64(get(data, "byteLength").as_f64()?);
     js::new_uint8_array(&[&buffer, &offset, &length]).ok()
 }
-
 
 /// Base64 text or a data URL, checked and measured without decoding it, as the data URL to send.
 fn from_text(text: &JsString, mime_type: Option<&str>) -> Result<(JsString, f64), Error> {
@@ -123,4 +122,3 @@ fn from_text(text: &JsString, mime_type: Option<&str>) -> Result<(JsString, f64)
     };
     Ok((text, size))
 }
-

@@ -5,7 +5,8 @@ use super::base64;
 use super::mime::{blob_mime, data_url, read_blob};
 use super::options::{Method, UploadOptions};
 use super::send::{check, empty, send, send_base64, too_large};
-use crate::driver::{Driver, Error};
+use crate::driver::Driver;
+use crate::errors::Error;
 use crate::js::{get, set, Arg};
 use crate::{settle, Client};
 use js_sys::{Promise, Uint8Array};
@@ -121,4 +122,3 @@ async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue,
         }
     }
 }
-

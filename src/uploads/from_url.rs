@@ -2,7 +2,8 @@
 
 use super::options::UploadOptions;
 use super::send::check;
-use crate::driver::{Body, Driver, Error};
+use crate::driver::{Body, Driver};
+use crate::errors::Error;
 use crate::js::{self, get, set, Arg};
 use crate::normalize;
 use crate::{settle, Client};
@@ -58,4 +59,3 @@ async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<
         .await?;
     Ok(normalize::output(Op::UploadFromUrl, data))
 }
-

@@ -1,6 +1,6 @@
 //! A file's type: checked, sniffed from its first bytes, and written into a data URL.
 
-use crate::driver::Error;
+use crate::errors::Error;
 use crate::js::{self, get, Arg};
 use js_sys::{JsString, Promise, Uint8Array};
 use tunesmith_protocol::upload;
@@ -23,7 +23,6 @@ pub fn is_mime(s: &str) -> bool {
         .is_some_and(|(kind, sub)| valid(kind) && valid(sub))
 }
 
-
 /// The bytes of a Blob (`arrayBuffer()`, under catch).
 pub async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
     let unreadable = |e| Error::invalid("file", "type", "the file could not be read").with_cause(e);
@@ -32,7 +31,6 @@ pub async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
         .map_err(unreadable)?;
     JsFuture::from(promise).await.map_err(unreadable)
 }
-
 
 /// The Blob's own type, else one sniffed from its first bytes (read from `bytes` when at hand).
 pub async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<String, Error> {
@@ -61,8 +59,6 @@ pub async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<Str
     Ok(upload::sniff_mime(&head.to_vec()).to_owned())
 }
 
-
 pub fn data_url(mime: &str, base64: &JsString) -> JsString {
     JsString::from(format!("data:{mime};base64,")).concat(base64)
 }
-

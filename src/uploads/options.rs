@@ -1,7 +1,8 @@
 //! The options of the three upload methods, read from JavaScript once.
 
 use super::mime::is_mime;
-use crate::driver::{CallOptions, Error};
+use crate::driver::CallOptions;
+use crate::errors::Error;
 use crate::js::{get, set, Arg};
 use js_sys::{Function, Object};
 
@@ -80,4 +81,3 @@ impl UploadOptions {
         get(&self.fields, "fileName").as_string()
     }
 }
-

@@ -4,7 +4,8 @@
 use super::options::UploadOptions;
 use super::progress::Progress;
 use super::xhr;
-use crate::driver::{Attempt, Body, Driver, Error};
+use crate::driver::{Attempt, Body, Driver};
+use crate::errors::Error;
 use crate::js::{self, JsFields};
 use crate::normalize;
 use js_sys::JsString;
@@ -46,7 +47,6 @@ pub fn empty(field: &str) -> Error {
     )
 }
 
-
 /// Sends `{ base64Data, uploadPath, fileName }`. The JSON is put together by string concatenation
 /// in JavaScript: `JSON.stringify` would scan megabytes of Base64 for characters to escape (about
 /// 45 ms for 10 MB in Chromium, more than encoding it), and `Body::Json` holds a Rust `String`,
@@ -83,7 +83,6 @@ pub async fn send_base64(
     send(inner, Op::UploadBase64, json.into(), size, opts).await
 }
 
-
 /// Sends an upload body: through XMLHttpRequest when progress is wanted and the runtime has it,
 /// else through fetch (Node: `onProgress` is then called once, at the end, with `loaded == total`).
 pub async fn send(
@@ -115,4 +114,3 @@ pub async fn send(
     };
     Ok(normalize::output(op, data))
 }
-

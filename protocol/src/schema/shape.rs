@@ -110,8 +110,8 @@ impl Record {
             None => Vec::new(),
         };
         for f in self.fields {
-            match out.iter().position(|g| g.name == f.name) {
-                Some(i) => out[i] = f,
+            match out.iter_mut().find(|g| g.name == f.name) {
+                Some(slot) => *slot = f,
                 None => out.push(f),
             }
         }
