@@ -1,14 +1,22 @@
 // The waiters of a client with `companionUrl`: they follow the task on the companion's event stream
 // (one record query at the end, for the final record), reconnect with Last-Event-ID when the stream
-// drops, and poll through the companion when it stays down. Each stage is reported once, the final
-// one always. Loaded on first use: a page without a companion never downloads it.
+// drops, and poll through the companion when it stays down. Each stage is reported once and in
+// order, the final one always, by the rules of the client's own waiters (generated into
+// server/routes.js). Loaded on first use: a page without a companion never downloads it.
 import { Client as WasmClient } from "./tunesmith.js";
-import { ROUTES, WAITERS } from "./server/routes.js";
+import {
+  DEFAULT_MAX_INTERVAL_MS,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  FINAL_STATES,
+  MUSIC_STAGE_RANK,
+  MUSIC_STAGES,
+  ROUTES,
+  STATE_RANK,
+  WAITERS,
+} from "./server/routes.js";
 
 const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w]) => [w, f]));
 const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r]));
-const DEFAULT_TIMEOUT_MS = 600_000;
-const DEFAULT_STALL_MS = 30_000;
 /** Longest wait for the stream's headers, and for a catch-up query, before trying again. */
 const CONNECT_MS = 10_000;
 /** After a reconnection, how long the replayed backlog has to show up before a query. */
@@ -17,13 +25,12 @@ const REPLAY_MS = 1000;
 const MAX_RECONNECTS = 4;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const isFinal = (state) => state === "succeeded" || state === "failed";
+const isFinal = (state) => FINAL_STATES.includes(state);
 
 /** How far a record is on the way to the end: a stage is reported only when this rises. */
 function rank(family, record) {
-  if (isFinal(record?.state)) return 3;
-  if (family === "music") return { text: 1, first: 2, complete: 3, error: 3 }[record?.stage] ?? 0;
-  return record?.state === "running" ? 1 : 0;
+  if (family !== "music") return STATE_RANK[record?.state] ?? 0;
+  return isFinal(record?.state) ? MUSIC_STAGE_RANK.complete : (MUSIC_STAGE_RANK[record?.stage] ?? 0);
 }
 
 /** What `onProgress` gets for a pushed event: the record's state, stage and the event's data. */
@@ -144,24 +151,32 @@ export async function waitPushed(client, companion, family, taskRef, options) {
   if (!valid) return waiter.call(client, taskRef, options);
   const opts = options ?? {};
   const started = Date.now();
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadline = started + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = started + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_WAIT_TIMEOUT_MS);
   let reached = -1;
-  const report = (record) => {
-    const r = rank(family, record);
-    if (r <= reached) return;
-    reached = r;
+  const progress = (record) => {
     try {
       opts.onProgress?.(record);
     } catch (e) {
       throw new ProgressThrew(e);
     }
   };
+  const report = (record) => {
+    const r = rank(family, record);
+    if (r <= reached) return;
+    // A stage passed between two events (a callback the service skipped) is reported before this
+    // one, as the polling waiters do; nothing counts as passed before the first report.
+    if (family === "music" && reached >= 0) {
+      for (const stage of MUSIC_STAGES.slice(reached + 1, r)) progress({ ...record, stage, state: "running" });
+    }
+    reached = r;
+    progress(record);
+  };
   try {
     // A waiter reports success as it is pushed; watchTask (`final: "record"`) yields the final
     // record itself, as its last value.
     const early = opts.final !== "record";
-    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_STALL_MS, early }, report);
+    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS, early }, report);
   } catch (e) {
     if (e instanceof ProgressThrew) throw e.error;
     throw e;

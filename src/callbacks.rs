@@ -11,7 +11,7 @@ use tunesmith_protocol::callback::{self, Callback};
 use tunesmith_protocol::rules::Fields;
 use tunesmith_protocol::state::Stage;
 use tunesmith_protocol::track::camel_key;
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::TaskFamily;
 use wasm_bindgen::prelude::*;
 
 /// The body as a plain object: parsed from a string or bytes (a Node `Buffer` is a `Uint8Array`),
@@ -113,7 +113,7 @@ pub fn parse(body: &Arg) -> Result<JsValue, Error> {
     first_fields.verdict()?;
     let event: Callback = event?;
     let out = Object::new();
-    set(&out, "family", &JsValue::from_str(event.kind.as_str()));
+    set(&out, "family", &JsValue::from_str(event.family.as_str()));
     set(&out, "taskId", &JsValue::from_str(&event.task_id));
     set(&out, "stage", &JsValue::from_str(event.stage.as_str()));
     set(&out, "state", &JsValue::from_str(event.state.as_str()));
@@ -125,24 +125,24 @@ pub fn parse(body: &Arg) -> Result<JsValue, Error> {
             .as_string()
             .map_or(JsValue::from_str(""), JsValue::from),
     );
-    match event.kind {
-        TaskKind::Music => set(&out, "tracks", &normalize::tracks(&items)),
-        TaskKind::Lyrics => {
+    match event.family {
+        TaskFamily::Music => set(&out, "tracks", &normalize::tracks(&items)),
+        TaskFamily::Lyrics => {
             let lyrics: Array = array_or_empty(items.clone())
                 .iter()
                 .map(|l| camel_object(&l))
                 .collect();
             set(&out, "lyrics", &lyrics);
         }
-        TaskKind::Cover => {
+        TaskFamily::Cover => {
             set(&out, "images", &array_or_empty(get(&data, "images")));
         }
-        TaskKind::Wav => set(
+        TaskFamily::Wav => set(
             &out,
             "audioWavUrl",
             &string_or_null(first_of(&data, &["audioWavUrl", "audio_wav_url"])),
         ),
-        TaskKind::VocalSeparation => set(
+        TaskFamily::VocalSeparation => set(
             &out,
             "stems",
             &camel_object(&first_of(
@@ -150,27 +150,27 @@ pub fn parse(body: &Arg) -> Result<JsValue, Error> {
                 &["vocal_removal_info", "vocalRemovalInfo"],
             )),
         ),
-        TaskKind::Video => set(
+        TaskFamily::Video => set(
             &out,
             "videoUrl",
             &string_or_null(first_of(&data, &["video_url", "videoUrl"])),
         ),
-        TaskKind::Midi => set(
+        TaskFamily::Midi => set(
             &out,
             "midiData",
             &object_or_null(first_of(&data, &["midiData", "midi_data"])),
         ),
-        TaskKind::Recovery => set(
+        TaskFamily::Recovery => set(
             &out,
             "tracks",
             &array_or_empty(first_of(&data, &["recovery_data", "recoveryData"])),
         ),
-        TaskKind::VoiceValidation => set(
+        TaskFamily::VoiceValidation => set(
             &out,
             "validateInfo",
             &string_or_null(first_of(&data, &["validateInfo", "validate_info"])),
         ),
-        TaskKind::Voice => set(
+        TaskFamily::Voice => set(
             &out,
             "voiceId",
             &string_or_null(first_of(&data, &["voiceId", "voice_id"])),
@@ -191,7 +191,7 @@ pub fn parse_callback(body: JsValue) -> Result<JsValue, JsValue> {
 /// The dedup key of an event from `parseCallback`, or of a raw body (parsed first).
 fn key_of(event: &Arg) -> Result<String, Error> {
     let text = |name| -> Result<Option<String>, Error> { event.field(name)?.text() };
-    let family = text("family")?.and_then(|f| TaskKind::from_name(&f));
+    let family = text("family")?.and_then(|f| TaskFamily::from_name(&f));
     let task_id = text("taskId")?.filter(|t| !t.is_empty());
     let stage = text("stage")?.and_then(|s| Stage::from_callback_type(&s));
     match (family, task_id, stage) {

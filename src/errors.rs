@@ -1,76 +1,61 @@
-//! The client's errors in Rust, and their conversion into the JavaScript classes of `js/errors.js`.
+//! Every failure of the client, for both faces: one type, one list of kinds (the protocol's
+//! `ClientErrorKind`, also the `.d.ts`'s `ErrorKind`) and one wording. The JavaScript face turns
+//! it into an `Error` subclass (`error_classes.rs`); the Rust face hands it out as it is. It
+//! depends on nothing else of the crate, so that every module may name it.
 
-use js_sys::{Object, Reflect};
-use tunesmith_protocol::codes::{self, ErrorKind, Family};
-use tunesmith_protocol::ValidationError;
-use wasm_bindgen::prelude::*;
+use std::fmt;
+use tunesmith_protocol::codes::{self, ClientErrorKind, CodeTable, ErrorKind};
+use tunesmith_protocol::retry::Failure as RetryFailure;
+use tunesmith_protocol::{RuleKind, TaskFamily, ValidationError};
+use wasm_bindgen::JsValue;
 
-#[wasm_bindgen(module = "/src/js/errors.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = makeError)]
-    fn make_error(class_name: &str, message: &str, props: &JsValue) -> JsValue;
-}
-
-/// Which JavaScript class an error becomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    Base,
-    Validation,
-    Api,
-    Network,
-    Timeout,
-    Abort,
-    TaskFailed,
-}
-
-impl Class {
-    const fn js_name(self) -> &'static str {
-        match self {
-            Class::Base => "TunesmithError",
-            Class::Validation => "ValidationError",
-            Class::Api => "ApiError",
-            Class::Network => "NetworkError",
-            Class::Timeout => "TimeoutError",
-            Class::Abort => "AbortError",
-            Class::TaskFailed => "TaskFailedError",
-        }
-    }
-}
-
-/// Every failure of a client call. Holds no secret: the API key never enters an error.
+/// Why a call of either face failed. Holds no secret: the API key never enters an error, its
+/// message or its `Debug` form.
 ///
-/// Boxed, so that `Result<T, Error>` stays one pointer wide on the error side; the fields are
-/// reached through `Deref`.
-#[derive(Debug)]
+/// Boxed, so that `Result<T, Error>` stays one pointer wide on the error side (wasm size).
+#[derive(Clone, Debug)]
 pub struct Error(Box<Details>);
 
-#[derive(Debug)]
+/// The fields of an [`Error`]; read them through its methods.
+#[derive(Clone, Debug)]
 pub struct Details {
-    pub class: Class,
-    pub message: String,
-    pub kind: Option<ErrorKind>,
-    /// `kind` for classes other than `ApiError` ("configuration", "task_failed", ...).
-    pub kind_text: Option<&'static str>,
-    pub code: Option<i64>,
-    pub status: Option<u16>,
-    pub request_id: Option<String>,
-    pub retryable: bool,
-    pub attempts: u32,
-    pub retry_after_ms: Option<u64>,
-    pub field: Option<String>,
-    pub rule: Option<&'static str>,
-    pub cause: Option<JsValue>,
-    /// Extra fields for `TaskFailedError` (taskId, taskStatus, errorCode, errorMessage, record).
-    pub extra: Vec<(&'static str, JsValue)>,
+    pub(crate) kind: ClientErrorKind,
+    pub(crate) message: String,
+    /// The envelope's `code` (or the HTTP status when the answer had no envelope).
+    pub(crate) code: Option<i64>,
+    pub(crate) status: Option<u16>,
+    pub(crate) request_id: Option<String>,
+    pub(crate) retryable: bool,
+    pub(crate) attempts: u32,
+    pub(crate) retry_after_ms: Option<u64>,
+    pub(crate) field: Option<String>,
+    pub(crate) rule: Option<&'static str>,
+    pub(crate) cause: Option<Cause>,
+    pub(crate) task: Option<FailedTask>,
+}
+
+/// What led to an error: a value the runtime threw, or an earlier error of the client.
+#[derive(Clone, Debug)]
+pub(crate) enum Cause {
+    Thrown(JsValue),
+    Earlier(Error),
+}
+
+/// The task behind a `task_failed` error, as its last record showed it.
+#[derive(Clone, Debug)]
+pub(crate) struct FailedTask {
+    pub family: TaskFamily,
+    pub task_id: String,
+    /// The record as it came: its family's status and error fields say why (the JavaScript face
+    /// shapes it on the way out).
+    pub record: JsValue,
 }
 
 impl Error {
-    pub fn new(class: Class, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ClientErrorKind, message: impl Into<String>) -> Self {
         Error(Box::new(Details {
-            class,
+            kind,
             message: message.into(),
-            kind: None,
-            kind_text: None,
             code: None,
             status: None,
             request_id: None,
@@ -80,101 +65,219 @@ impl Error {
             field: None,
             rule: None,
             cause: None,
-            extra: Vec::new(),
+            task: None,
         }))
     }
 
     /// An option or argument of the client itself is wrong.
-    pub fn configuration(message: impl Into<String>) -> Self {
-        let mut e = Error::new(Class::Base, message);
-        e.kind_text = Some("configuration");
-        e
+    pub(crate) fn configuration(message: impl Into<String>) -> Self {
+        Error::new(ClientErrorKind::Configuration, message)
     }
 
-    pub fn invalid(field: &str, rule: &'static str, message: impl Into<String>) -> Self {
-        let mut e = Error::new(Class::Validation, message);
+    pub(crate) fn invalid(field: &str, rule: &'static str, message: impl Into<String>) -> Self {
+        let mut e = Error::new(ClientErrorKind::Validation, message);
         e.field = Some(field.to_owned());
         e.rule = Some(rule);
         e
     }
 
-    /// The service answered `code` on an endpoint of `family`.
-    pub fn api(family: Family, operation: &str, code: i64, service_msg: &str, status: u16) -> Self {
-        let kind = codes::classify(family, code).unwrap_or(ErrorKind::Server);
-        let meaning = codes::meaning(family, code);
+    /// The service answered `code` (HTTP `status`) on an endpoint numbering its codes with
+    /// `table`; `None` for a 2xx answer without an envelope code.
+    pub(crate) fn api(
+        table: CodeTable,
+        operation: &str,
+        code: Option<i64>,
+        service_msg: &str,
+        status: u16,
+    ) -> Self {
+        let (number, service_msg) = match code {
+            Some(c) => (c, service_msg),
+            None => (500, "the answer had no envelope code"),
+        };
+        let kind = codes::classify(table, number).unwrap_or(ErrorKind::Server);
+        let meaning = codes::meaning(table, number);
         let detail = if service_msg.is_empty() || service_msg == meaning {
             String::new()
         } else {
             format!(": {service_msg}")
         };
         let mut e = Error::new(
-            Class::Api,
+            ClientErrorKind::Service(kind),
             format!(
-                "{operation} failed with code {code} ({meaning}){detail}. {}",
-                capitalize(kind.advice())
+                "{operation} failed with code {number} ({meaning}){detail}. {}",
+                kind.advice()
             ),
         );
-        e.kind = Some(kind);
-        e.code = Some(code);
+        e.code = code;
         e.status = Some(status);
         e
     }
 
-    /// A success that lacks what the documentation promises: typed, with the request id, so that
+    /// A success that lacks what the documentation promises: typed, so that
     /// `{"code":200,"data":null}` never resolves as `{}`. Not retried on a create: the task may
     /// exist and be charged.
-    pub fn unexpected(operation: &str, promised: &str, status: u16) -> Self {
+    pub(crate) fn unexpected(operation: &str, promised: &str, status: Option<u16>) -> Self {
         let mut e = Error::new(
-            Class::Api,
+            ClientErrorKind::Service(ErrorKind::Server),
             format!(
                 "{operation} answered success without {promised}: an unexpected answer from the service (keep the requestId for support)"
             ),
         );
-        e.kind = Some(ErrorKind::Server);
-        e.code = Some(200);
-        e.status = Some(status);
+        e.code = Some(codes::OK);
+        e.status = status;
         e
     }
 
-    pub fn aborted(operation: &str) -> Self {
-        Error::new(Class::Abort, format!("{operation} was aborted"))
+    pub(crate) fn aborted(operation: &str) -> Self {
+        Error::new(ClientErrorKind::Aborted, format!("{operation} was aborted"))
     }
 
-    pub fn with_cause(mut self, cause: JsValue) -> Self {
-        self.cause = Some(cause);
+    /// No answer to one attempt within its timeout.
+    pub(crate) fn no_answer(operation: &str, timeout_ms: f64) -> Self {
+        Error::new(
+            ClientErrorKind::Timeout,
+            format!(
+                "{operation} got no answer within {} ms (per attempt)",
+                tunesmith_protocol::num::fmt(timeout_ms)
+            ),
+        )
+    }
+
+    /// The request did not reach the service; `detail` is what the runtime said.
+    pub(crate) fn unreachable(operation: &str, detail: &str) -> Self {
+        Error::new(
+            ClientErrorKind::Network,
+            format!(
+                "{operation} could not reach the service ({detail}); check the URL, the network, and CORS"
+            ),
+        )
+    }
+
+    /// A waited-for task did not end by the waiter's deadline.
+    pub(crate) fn wait_timed_out(
+        family: TaskFamily,
+        task_id: &str,
+        timeout_ms: u64,
+        queries: u32,
+        last_state: &str,
+    ) -> Self {
+        let mut e = Error::new(
+            ClientErrorKind::Timeout,
+            format!(
+                "the {} task {task_id} did not finish within {timeout_ms} ms ({queries} queries; last state: {last_state})",
+                family.as_str()
+            ),
+        );
+        e.attempts = queries;
+        e
+    }
+
+    /// A waited-for task ended in its family's failure state (`status`, and the service's
+    /// `reason` when it gave one), as its last record shows.
+    pub(crate) fn task_failed(task: FailedTask, status: &str, reason: Option<String>) -> Self {
+        let reason = reason.map(|m| format!(": {m}")).unwrap_or_default();
+        let mut e = Error::new(
+            ClientErrorKind::TaskFailed,
+            format!("task {} failed with status {status}{reason}", task.task_id),
+        );
+        e.task = Some(task);
+        e
+    }
+
+    /// The fields, taken out (the JavaScript face moves them into properties).
+    pub(crate) fn into_details(self) -> Details {
+        *self.0
+    }
+
+    pub(crate) fn with_cause(mut self, cause: JsValue) -> Self {
+        self.cause = Some(Cause::Thrown(cause));
         self
     }
 
-    /// Converts to the JavaScript error object that the Promise rejects with.
-    pub fn into_js(self) -> JsValue {
-        let this = *self.0;
-        let props = Object::new();
-        let kind = this.kind.map(ErrorKind::as_str).or(this.kind_text);
-        set(&props, "kind", kind.map(JsValue::from));
-        set(
-            &props,
-            "code",
-            this.code.map(|c| JsValue::from_f64(c as f64)),
-        );
-        set(&props, "status", this.status.map(JsValue::from));
-        set(
-            &props,
-            "requestId",
-            this.request_id.as_deref().map(JsValue::from),
-        );
-        set(
-            &props,
-            "retryable",
-            Some(JsValue::from_bool(this.retryable)),
-        );
-        set(&props, "attempts", Some(JsValue::from(this.attempts)));
-        set(&props, "field", this.field.as_deref().map(JsValue::from));
-        set(&props, "rule", this.rule.map(JsValue::from));
-        set(&props, "cause", this.cause);
-        for (k, v) in this.extra {
-            set(&props, k, Some(v));
+    pub(crate) fn after(mut self, earlier: Error) -> Self {
+        self.cause = Some(Cause::Earlier(earlier));
+        self
+    }
+
+    /// What the protocol's retry rules see in this error; `None` for errors no retry can fix.
+    pub(crate) fn retry_failure(&self) -> Option<RetryFailure> {
+        match self.kind {
+            ClientErrorKind::Service(kind) => Some(RetryFailure::Api(kind)),
+            ClientErrorKind::Network => Some(RetryFailure::Network),
+            ClientErrorKind::Timeout => Some(RetryFailure::Timeout),
+            ClientErrorKind::Validation
+            | ClientErrorKind::Aborted
+            | ClientErrorKind::TaskFailed
+            | ClientErrorKind::Configuration
+            | ClientErrorKind::Internal => None,
         }
-        make_error(this.class.js_name(), &this.message, &props)
+    }
+}
+
+/// What the Rust face reads of an error (the JavaScript face reads the same as properties).
+impl Error {
+    /// What went wrong: the same kinds, by the same names, as `error.kind` in JavaScript.
+    pub fn kind(&self) -> ClientErrorKind {
+        self.0.kind
+    }
+
+    /// The service's kind of refusal, for errors the service answered.
+    pub fn api_kind(&self) -> Option<ErrorKind> {
+        match self.0.kind {
+            ClientErrorKind::Service(kind) => Some(kind),
+            _ => None,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The envelope code of a refusal (a failed task's is `task_error_code`).
+    pub fn code(&self) -> Option<i64> {
+        self.0.code
+    }
+
+    /// The HTTP status of an answer.
+    pub fn status(&self) -> Option<u16> {
+        self.0.status
+    }
+
+    /// The service's `X-Request-Id`, to quote to its support.
+    pub fn request_id(&self) -> Option<&str> {
+        self.0.request_id.as_deref()
+    }
+
+    /// Whether repeating the call is safe (and may succeed): never for a create that may have
+    /// started a charged task.
+    pub fn retryable(&self) -> bool {
+        self.0.retryable
+    }
+
+    /// Attempts made (queries, for a waiter) before the error.
+    pub fn attempts(&self) -> u32 {
+        self.0.attempts
+    }
+
+    /// The service's `Retry-After`, in milliseconds, when it sent one.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        self.0.retry_after_ms
+    }
+
+    /// The field a validation error names.
+    pub fn field(&self) -> Option<&str> {
+        self.0.field.as_deref()
+    }
+
+    /// The rule a validation error names.
+    pub fn rule(&self) -> Option<RuleKind> {
+        let rule = self.0.rule?;
+        RuleKind::ALL.into_iter().find(|r| r.as_str() == rule)
+    }
+
+    /// The id of a failed task.
+    pub fn task_id(&self) -> Option<&str> {
+        Some(self.0.task.as_ref()?.task_id.as_str())
     }
 }
 
@@ -191,31 +294,26 @@ impl std::ops::DerefMut for Error {
     }
 }
 
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.cause {
+            Some(Cause::Earlier(e)) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 impl From<ValidationError> for Error {
     fn from(v: ValidationError) -> Self {
-        let mut e = Error::new(Class::Validation, v.message);
+        let mut e = Error::new(ClientErrorKind::Validation, v.message);
         e.field = Some(v.field);
         e.rule = Some(v.rule.as_str());
         e
     }
-}
-
-impl From<Error> for JsValue {
-    fn from(e: Error) -> Self {
-        e.into_js()
-    }
-}
-
-fn set(obj: &Object, key: &str, value: Option<JsValue>) {
-    if let Some(v) = value {
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = Reflect::set(obj, &JsValue::from_str(key), &v);
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| {
-        f.to_ascii_uppercase().to_string() + c.as_str()
-    })
 }

@@ -52,10 +52,11 @@
 static ALLOCATOR: settle::ReportingAlloc<talc::wasm::WasmDynamicTalc> =
     settle::ReportingAlloc(talc::wasm::new_wasm_dynamic_allocator());
 
-mod call;
 mod callbacks;
+mod client;
+mod driver;
+mod error_classes;
 mod errors;
-mod http;
 mod js;
 // Shapes the service's answers, which the crate parsed from JSON itself: plain data, with no
 // getters or traps, that it may read with any `js_sys` call.
@@ -69,14 +70,15 @@ mod typescript;
 mod uploads;
 mod validate_export;
 mod waiters;
+mod watch;
 
 pub use callbacks::{parse_callback, CallbackDeduper};
+pub use client::Client;
 
-use call::{Body, Inner};
+use driver::{Body, CallOptions, Config, Driver};
 use errors::Error;
 use js::{get, Arg, JsFields};
 use js_sys::Promise;
-use options::{CallOptions, Config};
 use std::rc::Rc;
 use tunesmith_protocol::endpoints::Method;
 use tunesmith_protocol::{rules, Op};
@@ -89,12 +91,6 @@ extern "C" {
     pub type ClientOptions;
 }
 
-/// A client of the music-generation service. Cheap to keep: create one and reuse it.
-#[wasm_bindgen]
-pub struct Client {
-    inner: Rc<Inner>,
-}
-
 #[wasm_bindgen]
 impl Client {
     /// Creates a client. Throws a `TunesmithError` (kind `configuration`) or a `ValidationError` for
@@ -104,7 +100,7 @@ impl Client {
         settle::entered()?;
         let config = Config::from_js(&Arg::optional(options.map(JsValue::from), "options"))?;
         Ok(Client {
-            inner: Rc::new(Inner::new(config)?),
+            inner: Rc::new(Driver::new(config)?),
         })
     }
 }
@@ -125,7 +121,9 @@ impl Client {
                 .await
                 .map_err(Error::into_js)?;
             match wait {
-                Some(opts) => waiters::wait_after_create(inner, op, created, opts).await,
+                Some((family, opts)) => {
+                    waiters::wait_after_create(inner, family, created, opts).await
+                }
                 None => Ok(created),
             }
         })
@@ -133,7 +131,7 @@ impl Client {
 }
 
 async fn call_op(
-    inner: &Inner,
+    inner: &Driver,
     op: Op,
     request: JsValue,
     options: JsValue,

@@ -1,47 +1,81 @@
 //! Shapes the service's answers for JavaScript: a normalized `state` on every record, one `Track`
 //! shape whatever the casing, ISO 8601 times. Raw fields are kept; unknown fields pass through.
 
+use crate::driver;
 use crate::js::{array_or_empty, get, get_f64, get_string, is_plain_object, set, shallow_copy};
 use js_sys::{Array, Object};
+use tunesmith_protocol::endpoints::Answer;
 use tunesmith_protocol::state::{self, TaskState};
-use tunesmith_protocol::{time, track, Op};
+use tunesmith_protocol::{time, track, Op, TaskFamily};
 use wasm_bindgen::JsValue;
 
 /// The value a method resolves with, from the envelope's `data`.
 pub fn output(op: Op, data: JsValue) -> JsValue {
-    match op {
-        Op::GetTask => music_record(&data),
-        Op::GetLyrics => lyrics_record(&data),
-        Op::GetCover => cover_record(&data),
-        Op::GetWav | Op::GetVocalSeparation | Op::GetVideo => flag_record(&data),
-        Op::GetMidi => midi_record(&data),
-        Op::GetRecovery => recovery_record(&data),
-        Op::GetVoiceValidation | Op::GetVoice => voice_record(&data),
-        Op::BoostStyle => style_record(&data),
-        Op::GetCredits => {
-            let out = Object::new();
-            set(
-                &out,
-                "credits",
-                &JsValue::from_f64(
-                    data.as_f64()
-                        .or_else(|| get_f64(&data, "credits"))
-                        .unwrap_or(0.0),
-                ),
-            );
-            out.into()
-        }
-        _ if op.endpoint().creates_task => {
-            if let Some(id) = data.as_string() {
+    if let Some(family) = op.queries() {
+        return task_record(family, &data);
+    }
+    match op.answer() {
+        Answer::TaskId => match data.as_string() {
+            Some(id) => {
                 let out = Object::new();
                 set(&out, "taskId", &JsValue::from_str(&id));
                 out.into()
-            } else {
-                copy_with_times(&data).into()
             }
+            None => copy_with_times(&data).into(),
+        },
+        Answer::Number => {
+            let out = Object::new();
+            let credits = data.as_f64().or_else(|| get_f64(&data, "credits"));
+            set(&out, "credits", &JsValue::from_f64(credits.unwrap_or(0.0)));
+            out.into()
         }
-        _ => copy_with_times(&data).into(),
+        // The style boost has a status of its own, though no waiter: it answers at once.
+        _ if op == Op::BoostStyle => style_record(&data),
+        Answer::Object | Answer::Record(_) | Answer::Envelope => copy_with_times(&data).into(),
     }
+}
+
+/// A status record of `family`: the raw fields, times in ISO 8601, the normalized `state` (and a
+/// music task's `stage` and `tracks`), and the family's list under one name.
+fn task_record(family: TaskFamily, raw: &JsValue) -> JsValue {
+    let seen = driver::observe(family, raw);
+    if family == TaskFamily::Recovery {
+        return recovery_record(raw, seen.state);
+    }
+    let out = copy_with_times(raw);
+    set_state(&out, seen.state);
+    let response = get(raw, "response");
+    match family {
+        TaskFamily::Music => {
+            set(&out, "stage", &JsValue::from_str(seen.stage.as_str()));
+            let list = get(&response, "sunoData");
+            let list = if list.is_undefined() {
+                get(&response, "data")
+            } else {
+                list
+            };
+            set(&out, "tracks", &tracks(&list));
+        }
+        TaskFamily::Lyrics => {
+            // Some copies of the service's docs name the array `data` rather than `lyricsData`.
+            let list = get(&response, "lyricsData");
+            let list = if Array::is_array(&list) {
+                list
+            } else {
+                get(&response, "data")
+            };
+            set(&out, "lyrics", &array_or_empty(list));
+        }
+        TaskFamily::Cover => set(&out, "images", &array_or_empty(get(&response, "images"))),
+        TaskFamily::Wav
+        | TaskFamily::VocalSeparation
+        | TaskFamily::Video
+        | TaskFamily::Midi
+        | TaskFamily::Recovery
+        | TaskFamily::VoiceValidation
+        | TaskFamily::Voice => {}
+    }
+    out.into()
 }
 
 /// A plain-object copy with its time fields normalized; non-objects come back as an empty object.
@@ -99,88 +133,9 @@ pub fn tracks(raw: &JsValue) -> Array {
         .collect()
 }
 
-/// Music task (`generate/record-info`): `state`, `stage`, and `tracks` from `response.sunoData`.
-pub fn music_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let status = get_string(raw, "status").unwrap_or_default();
-    let (state, stage) = state::from_status(&status);
-    set_state(&out, state);
-    set(&out, "stage", &JsValue::from_str(stage.as_str()));
-    let response = get(raw, "response");
-    let list = get(&response, "sunoData");
-    let list = if list.is_undefined() {
-        get(&response, "data")
-    } else {
-        list
-    };
-    set(&out, "tracks", &tracks(&list));
-    out.into()
-}
-
-fn lyrics_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let (state, _) = state::from_status(&get_string(raw, "status").unwrap_or_default());
-    set_state(&out, state);
-    let response = get(raw, "response");
-    // Some copies of the service's docs name the array `data` rather than `lyricsData`.
-    let list = get(&response, "lyricsData");
-    let list = if Array::is_array(&list) {
-        list
-    } else {
-        get(&response, "data")
-    };
-    set(&out, "lyrics", &array_or_empty(list));
-    out.into()
-}
-
-fn cover_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let flag = get(raw, "successFlag");
-    let state = match (flag.as_f64(), flag.as_string()) {
-        (Some(n), _) => state::from_cover_flag(n as i64),
-        (None, Some(s)) => state::from_string_flag(&s),
-        _ => TaskState::Pending,
-    };
-    set_state(&out, state);
-    set(
-        &out,
-        "images",
-        &array_or_empty(get(&get(raw, "response"), "images")),
-    );
-    out.into()
-}
-
-/// WAV, vocal separation and video: string `successFlag` (PENDING, SUCCESS, ..._FAILED).
-fn flag_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let flag = get(raw, "successFlag");
-    let state = match (flag.as_string(), flag.as_f64()) {
-        (Some(s), _) => state::from_string_flag(&s),
-        (None, Some(n)) => state::from_cover_flag(n as i64),
-        _ => TaskState::Pending,
-    };
-    set_state(&out, state);
-    out.into()
-}
-
-/// MIDI: integer `successFlag` (0 pending, 1 success, above 1 failed); epoch times made ISO.
-fn midi_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let flag = get(raw, "successFlag");
-    let flag = flag
-        .as_f64()
-        .or_else(|| {
-            flag.as_string()
-                .and_then(|s| tunesmith_protocol::num::parse_int(&s).map(|n| n as f64))
-        })
-        .unwrap_or(0.0);
-    set_state(&out, state::from_midi_flag(flag as i64));
-    out.into()
-}
-
 /// Recovery answers with its own envelope (`{code, msg, task_id, data}`): the record is built
 /// from it, `data` (null while running) becoming `tracks`.
-fn recovery_record(envelope: &JsValue) -> JsValue {
+fn recovery_record(envelope: &JsValue, state: TaskState) -> JsValue {
     let out = Object::new();
     let code = get_f64(envelope, "code").unwrap_or(500.0);
     set(
@@ -195,15 +150,7 @@ fn recovery_record(envelope: &JsValue) -> JsValue {
         &JsValue::from_str(&get_string(envelope, "msg").unwrap_or_default()),
     );
     set(&out, "tracks", &array_or_empty(get(envelope, "data")));
-    set_state(&out, state::from_recovery_code(code as i64));
-    out.into()
-}
-
-/// Voice validation and voice records: lower-case `status`.
-fn voice_record(raw: &JsValue) -> JsValue {
-    let out = copy_with_times(raw);
-    let status = get_string(raw, "status").unwrap_or_default();
-    set_state(&out, state::from_voice_status(&status));
+    set_state(&out, state);
     out.into()
 }
 

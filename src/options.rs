@@ -1,49 +1,14 @@
 //! Client options (`new Client({...})`) and per-call options (`{ signal, timeoutMs }`), read from JS objects.
 
+use crate::driver::{
+    service_url, ApiKey, CallOptions, Config, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
+    DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
+};
 use crate::errors::Error;
 use crate::js::{self, get, Arg};
-use js_sys::Function;
-use std::fmt;
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
 use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
-
-pub const DEFAULT_BASE_URL: &str = "https://api.sunoapi.org";
-pub const DEFAULT_UPLOAD_URL: &str = "https://sunoapiorg.redpandaai.co";
-pub const DEFAULT_SEGMENT: &str = "suno";
-pub const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
-/// Uploads move whole files: their attempts get longer.
-pub const DEFAULT_UPLOAD_TIMEOUT_MS: f64 = 600_000.0;
-
-/// Where the bearer token comes from. Its Debug output never shows the key.
-#[derive(Clone)]
-pub enum ApiKey {
-    Literal(String),
-    /// A function returning a key or a Promise of one, called before each attempt.
-    Provider(Function),
-}
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ApiKey::Literal(_) => f.write_str("ApiKey::Literal([redacted])"),
-            ApiKey::Provider(_) => f.write_str("ApiKey::Provider(fn)"),
-        }
-    }
-}
-
-#[derive(Debug)]
-pub struct Config {
-    pub api_key: Option<ApiKey>,
-    pub base_url: String,
-    pub upload_url: String,
-    pub service_segment: String,
-    pub timeout_ms: f64,
-    pub upload_timeout_ms: f64,
-    pub max_retries: u32,
-    pub headers: Vec<(String, String)>,
-    pub fetch: Option<Function>,
-}
 
 impl Config {
     pub fn from_js(options: &Arg) -> Result<Config, Error> {
@@ -144,8 +109,7 @@ fn read_url(v: &Arg, default: &str) -> Result<String, Error> {
     if url.trim().is_empty() {
         return Ok(default.to_owned());
     }
-    tunesmith_protocol::rules::check_url(v.name(), &url)?;
-    Ok(url.trim().trim_end_matches('/').to_owned())
+    service_url(v.name(), &url)
 }
 
 /// A positive number of milliseconds, or `None` when absent.
@@ -194,17 +158,6 @@ fn read_headers(v: &Arg) -> Result<Vec<(String, String)>, Error> {
         }
     }
     Ok(out)
-}
-
-/// Options of one call: `{ signal, timeoutMs, maxRetries, headers, extraFields }`.
-#[derive(Default)]
-pub struct CallOptions {
-    pub signal: Option<AbortSignal>,
-    pub timeout_ms: Option<f64>,
-    pub max_retries: Option<u32>,
-    pub headers: Vec<(String, String)>,
-    /// Fields the package does not know yet, sent as they are (unchecked).
-    pub extra_fields: Option<Arg>,
 }
 
 impl CallOptions {

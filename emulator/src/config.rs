@@ -19,7 +19,7 @@ Music host: every envelope is answered with HTTP 200 and the outcome in the body
 answer HTTP 404 with envelope code 404. Upload host: the HTTP status equals the body `code`.
 
 Costs (credits per call): `x-credits` of each operation in GET /openapi.json (the price list
-is the protocol's, `tunesmith_protocol::pricing`). Not enough credits: code 429 (music family) or 402 (cover family), and no task.
+is the protocol's, `Op::price`). Not enough credits: code 429 (music table) or 402 (cover table), and no task.
 
 Deterministic outcomes: `emulate:STATUS` in title, prompt or content (or any other string field,
 e.g. the callBackUrl, for operations without them) makes the task end in STATUS

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tunesmith_protocol::status::generation_failed;
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
+use tunesmith_protocol::TaskFamily;
 
 use crate::app::AppState;
 use crate::core::task::Task;
@@ -170,7 +169,7 @@ pub async fn mix_source(app: &AppState, task: &mut Task, url: &str) {
         return;
     };
     if let Some(failure) = music::source_failure(&source) {
-        task.fail_at_once(generation_failed(TaskKind::Music), failure);
+        task.fail_at_once(TaskFamily::Music.generation_failed(), failure);
         return;
     }
     if media::wav_duration(&source).is_none() {

@@ -6,7 +6,7 @@ mod common;
 
 use common::{Emu, KEY};
 use serde_json::{json, Value};
-use tunesmith_protocol::{Family, Host, Method, Op};
+use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 fn url(emu: &Emu, op: Op) -> String {
     let base = if op.endpoint().host == Host::Upload {
@@ -198,7 +198,7 @@ async fn credits_are_charged_and_missing_credits_create_nothing() {
 }
 
 #[tokio::test]
-async fn cover_family_answers_402_without_credits() {
+async fn cover_table_answers_402_without_credits() {
     let emu = Emu::start(&["--credits", "10"]).await;
     let done = emu.finished("spent").await;
     let v = emu
@@ -275,7 +275,7 @@ async fn emulated_codes_change_nothing() {
             .headers()
             .get("retry-after")
             .map(|v| v.to_str().unwrap().to_owned());
-        // A music-family 429 is insufficient credits, not "try later": no Retry-After.
+        // A music-table 429 is insufficient credits, not "try later": no Retry-After.
         assert_eq!(retry.is_some(), [405, 430, 455].contains(&code), "{code}");
         if let Some(r) = retry {
             assert_eq!(r, "1");
@@ -432,7 +432,7 @@ async fn fault_rate_one_fails_every_api_call_with_a_retryable_code() {
         let code = res.json::<Value>().await.unwrap()["code"].as_i64().unwrap();
         assert!([405, 430, 455, 500].contains(&code), "{code}");
         assert_eq!(has_retry, code != 500);
-        assert!(tunesmith_protocol::codes::classify(Family::Music, code).is_some());
+        assert!(tunesmith_protocol::codes::classify(CodeTable::Music, code).is_some());
     }
     emu.generate_expect_fault().await;
 }

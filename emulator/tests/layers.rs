@@ -188,7 +188,14 @@ fn graph(src: &Path) -> Graph {
             files.insert(m, p.clone());
         }
     }
-    let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    // The longest prefix of a path that is a module file.
+    let module_file = |reference: &[String]| {
+        (0..=reference.len())
+            .rev()
+            .map(|n| reference[..n].to_vec())
+            .find(|m| files.contains_key(m))
+    };
+    let mut named: BTreeMap<Module, Vec<Module>> = BTreeMap::new();
     for (module, path) in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let children: Vec<String> = files
@@ -209,13 +216,36 @@ fn graph(src: &Path) -> Graph {
             })
             .collect::<Vec<_>>()
             .join("\n");
+        named.insert(module.clone(), references(&body, module, &children));
+    }
+    // What a module re-exports of its children (`pub use family::TaskFamily;` in lib.rs), by
+    // name: `crate::TaskFamily` depends on `family`, not on the root, or every such path would
+    // make a circle through the module that re-exports it.
+    let mut reexports: BTreeMap<Module, BTreeMap<String, Module>> = BTreeMap::new();
+    for (module, paths) in &named {
+        for path in paths {
+            if let (Some(last), Some(m)) = (path.last(), module_file(path)) {
+                if m.len() > module.len() && m.starts_with(module) && m.len() < path.len() {
+                    reexports
+                        .entry(module.clone())
+                        .or_default()
+                        .insert(last.clone(), m);
+                }
+            }
+        }
+    }
+    let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    for (module, references) in &named {
         let set = edges.entry(module.clone()).or_default();
-        for reference in references(&body, module, &children) {
-            // The longest prefix of the path that is a module file.
-            let target = (0..=reference.len())
-                .rev()
-                .map(|n| reference[..n].to_vec())
-                .find(|m| files.contains_key(m));
+        for reference in references {
+            let target = module_file(reference).map(|t| {
+                let name = reference.get(t.len());
+                let through = reexports
+                    .get(&t)
+                    .zip(name)
+                    .and_then(|(n, name)| n.get(name));
+                through.cloned().unwrap_or(t)
+            });
             if let Some(t) = target {
                 if &t != module {
                     set.insert(t);
@@ -300,10 +330,19 @@ fn own_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-#[test]
-fn no_import_cycle() {
+/// The protocol crate's sources and the client's, beside the emulator's in the workspace.
+fn sibling_src(crate_dir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(crate_dir)
+        .join("src")
+}
+
+/// The cycles of a tree, printed; `LAYERS_SRC=/other/src` checks another tree (e.g. an older
+/// commit) instead and only prints.
+fn assert_no_cycle(own: PathBuf) {
     let other = std::env::var_os("LAYERS_SRC").map(PathBuf::from);
-    let src = other.clone().unwrap_or_else(own_src);
+    let src = other.clone().unwrap_or(own);
     let g = graph(&src);
     let found = cycles(&g);
     let files: usize = found.iter().map(Vec::len).sum();
@@ -322,6 +361,21 @@ fn no_import_cycle() {
     if other.is_none() {
         assert!(found.is_empty(), "import cycles: {found:?}");
     }
+}
+
+#[test]
+fn no_import_cycle() {
+    assert_no_cycle(own_src());
+}
+
+#[test]
+fn no_import_cycle_in_the_protocol() {
+    assert_no_cycle(sibling_src("protocol"));
+}
+
+#[test]
+fn no_import_cycle_in_the_client() {
+    assert_no_cycle(sibling_src("."));
 }
 
 /// Layer of a module: 0 core, 1 families, 2 callbacks, 3 HTTP; others are unchecked.
@@ -385,4 +439,47 @@ fn the_checker_sees_a_cycle() {
     let found = cycles(&g);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].len(), 2);
+}
+
+/// The client's one driver knows neither of its faces: it names only itself, the error type and
+/// the JavaScript runtime's bindings; and the Rust face names nothing of the JavaScript face.
+#[test]
+fn the_client_driver_knows_neither_face() {
+    let g = graph(&sibling_src("."));
+    let mut wrong = Vec::new();
+    for (from, tos) in &g.edges {
+        for to in tos {
+            let first = |m: &Module| m.first().cloned().unwrap_or_default();
+            let driver_reaches_out = first(from) == "driver"
+                && !matches!(first(to).as_str(), "driver" | "errors" | "js");
+            let rust_face_reaches_js_face = first(from) == "rust_api"
+                && !matches!(first(to).as_str(), "rust_api" | "driver" | "errors" | "js");
+            if driver_reaches_out || rust_face_reaches_js_face {
+                wrong.push(format!("{} -> {}", name(from), name(to)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "edges out of the driver or across faces: {wrong:#?}"
+    );
+}
+
+/// `crate::Name` re-exported by the root depends on the module that defines it, not on the root:
+/// a path through a re-export is no circle, and a real circle through one is still found.
+#[test]
+fn the_checker_reads_paths_through_re_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::write(
+        src.join("lib.rs"),
+        "mod a;\nmod b;\npub use a::Thing;\nfn f(_: b::B) {}\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("a.rs"), "pub struct Thing;\n").unwrap();
+    std::fs::write(src.join("b.rs"), "pub struct B(crate::Thing);\n").unwrap();
+    assert!(cycles(&graph(src)).is_empty());
+    std::fs::write(src.join("a.rs"), "pub struct Thing(crate::b::B);\n").unwrap();
+    let found = cycles(&graph(src));
+    assert_eq!(found.len(), 1, "{found:?}");
 }

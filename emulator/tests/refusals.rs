@@ -1,6 +1,6 @@
 //! Refused uploads reach the client as answers: the upload host reads (and discards) the body of a
 //! request it refuses, so a client still sending a large multipart body sees the status, the JSON
-//! envelope and the Retry-After instead of a reset connection (issue 13, item 3).
+//! envelope and the Retry-After instead of a reset connection.
 
 mod common;
 

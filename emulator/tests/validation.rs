@@ -1,5 +1,5 @@
 //! Every request rule of the protocol's endpoint table, checked over HTTP: each broken rule gets
-//! its family's code (music: 413 too long, else 400; cover: 422; upload: HTTP 400) and a message
+//! its table's code (music: 413 too long, else 400; cover: 422; upload: HTTP 400) and a message
 //! naming the field, and creates nothing.
 
 mod common;
@@ -8,7 +8,7 @@ use common::{Emu, KEY};
 use serde_json::{json, Map, Value};
 use tunesmith_protocol::endpoints::MAX_LYRICS_V6;
 use tunesmith_protocol::rules::{FieldRule, Kind, Range};
-use tunesmith_protocol::{Family, Host, Method, Op};
+use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 const TAG: &str = "validation";
 
@@ -153,10 +153,10 @@ async fn send(emu: &Emu, op: Op, body: &Map<String, Value>) -> (i64, String) {
     )
 }
 
-fn expected(family: Family, too_long: bool) -> i64 {
-    match family {
-        Family::Cover => 422,
-        Family::Music if too_long => 413,
+fn expected(table: CodeTable, too_long: bool) -> i64 {
+    match table {
+        CodeTable::Cover => 422,
+        CodeTable::Music if too_long => 413,
         _ => 400,
     }
 }
@@ -178,7 +178,7 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
                 let (code, msg) = send(&emu, op, &body).await;
                 assert_eq!(
                     code,
-                    expected(e.family, false),
+                    expected(e.codes, false),
                     "{} without {}: {msg}",
                     e.name,
                     rule.name
@@ -195,7 +195,7 @@ async fn every_field_rule_of_every_endpoint_is_enforced() {
                 let (code, msg) = send(&emu, op, &body).await;
                 assert_eq!(
                     code,
-                    expected(e.family, too_long),
+                    expected(e.codes, too_long),
                     "{}.{} = {value}: {msg}",
                     e.name,
                     rule.name
@@ -301,7 +301,7 @@ async fn rules_that_tie_fields_together() {
 }
 
 #[tokio::test]
-async fn malformed_json_is_400_on_every_family() {
+async fn malformed_json_is_400_in_every_table() {
     let emu = Emu::start(&[]).await;
     for (base, path) in [
         (&emu.music, "/api/v1/generate"),

@@ -7,8 +7,8 @@ mod common;
 
 use common::{rand_name, Emu};
 use serde_json::{json, Value};
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Stage;
+use tunesmith_protocol::TaskFamily;
 
 /// Stages ten minutes apart on a manual clock: each advance releases one stage.
 const STAGE: i64 = 600_000;
@@ -27,7 +27,7 @@ async fn upload(emu: &Emu, bytes: &[u8], name: &str) -> String {
 }
 
 /// The family and outcome the client's callback parser reads from a delivered body.
-fn classified(body: &Value) -> (TaskKind, bool) {
+fn classified(body: &Value) -> (TaskFamily, bool) {
     let data = body["data"].as_object().expect("data object");
     let c = tunesmith_protocol::callback::classify(body.as_object().unwrap(), Some(data), None)
         .expect("a callback the client recognises");
@@ -39,7 +39,7 @@ fn classified(body: &Value) -> (TaskKind, bool) {
             .as_str()
             .unwrap()
     );
-    (c.kind, c.stage == Stage::Complete)
+    (c.family, c.stage == Stage::Complete)
 }
 
 fn id(v: &Value) -> String {
@@ -298,7 +298,7 @@ async fn recovery_answers_201_then_200_with_links_to_the_same_audio_and_calls_ba
     assert_eq!(body["code"], 200, "{body}");
     assert_eq!(body["data"]["task_id"], task.as_str());
     assert_eq!(body["data"]["recovery_data"], done["data"]);
-    assert_eq!(classified(body), (TaskKind::Recovery, true));
+    assert_eq!(classified(body), (TaskFamily::Recovery, true));
 }
 
 #[tokio::test]
@@ -350,7 +350,7 @@ async fn recovery_refuses_unknown_and_unfinished_tasks_and_reports_a_failure() {
     let cb = emu.inbox_wait(&inbox, 1).await;
     assert_ne!(cb[0]["body"]["code"], 200);
     assert_eq!(cb[0]["body"]["data"]["recovery_data"], Value::Null);
-    assert_eq!(classified(&cb[0]["body"]), (TaskKind::Recovery, false));
+    assert_eq!(classified(&cb[0]["body"]), (TaskFamily::Recovery, false));
     assert_eq!(cb[0]["body"]["data"]["task_id"], task.as_str());
 }
 
@@ -424,7 +424,7 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     assert_eq!(body["data"]["validateInfo"], phrase.as_str());
     assert_eq!(body["data"]["status"], "wait_validating");
     assert!(body["data"].get("voiceId").is_none(), "{body}");
-    assert_eq!(classified(body), (TaskKind::VoiceValidation, true));
+    assert_eq!(classified(body), (TaskFamily::VoiceValidation, true));
 
     // A new phrase, with the documented `calBackUrl` spelling; the old validation is superseded.
     let inbox2 = rand_name();
@@ -500,7 +500,7 @@ async fn the_voice_flow_runs_in_its_documented_order() {
     assert_eq!(body["data"]["voiceId"], voice_id.as_str());
     assert_eq!(body["data"]["status"], "success");
     assert!(body["data"].get("validateInfo").is_none(), "{body}");
-    assert_eq!(classified(body), (TaskKind::Voice, true));
+    assert_eq!(classified(body), (TaskFamily::Voice, true));
 
     // The voice sings as a persona.
     id(&emu
@@ -576,7 +576,7 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     assert_eq!(cb[0]["body"]["data"]["validateInfo"], Value::Null);
     assert_eq!(
         classified(&cb[0]["body"]),
-        (TaskKind::VoiceValidation, false)
+        (TaskFamily::VoiceValidation, false)
     );
 
     // Unknown tasks everywhere.
@@ -647,7 +647,7 @@ async fn the_voice_flow_refuses_or_fails_what_it_cannot_use() {
     assert_eq!(cb[0]["body"]["data"]["voiceId"], Value::Null);
     assert!(cb[0]["body"]["data"].get("validateInfo").is_none());
     assert_ne!(cb[0]["body"]["code"], 200);
-    assert_eq!(classified(&cb[0]["body"]), (TaskKind::Voice, false));
+    assert_eq!(classified(&cb[0]["body"]), (TaskFamily::Voice, false));
 }
 
 #[tokio::test]

@@ -55,3 +55,14 @@ export const WAITERS = {
   voice_validation: "waitForVoiceValidation",
   voice: "waitForVoice",
 };
+
+// What the client's waiters decide, for the push waiter (push.js): how far a record is on the
+// way to the end (a record is reported when this rises: a music task by stage, the other
+// families by state), a music task's stages in order (one passed between two events is reported
+// before the next), the states that end a task, and the defaults of a wait.
+export const MUSIC_STAGE_RANK = { pending: 0, text: 1, first: 2, complete: 3, error: 3 };
+export const STATE_RANK = { pending: 0, running: 1, succeeded: 2, failed: 2 };
+export const MUSIC_STAGES = ["pending", "text", "first", "complete"];
+export const FINAL_STATES = ["succeeded", "failed"];
+export const DEFAULT_WAIT_TIMEOUT_MS = 600000;
+export const DEFAULT_MAX_INTERVAL_MS = 30000;

@@ -4,14 +4,14 @@
 //! The service may call the same URL several times per task (once per stage, and again when a
 //! delivery was not acknowledged in time), so a receiver keys its work on family, task and stage.
 
+use crate::family::TaskFamily;
 use crate::rules::{Fields, RuleKind, ValidationError, Value};
 use crate::state::{Stage, TaskState};
-use crate::waiter::TaskKind;
 
 /// What a callback body says, once classified; the client adds the family's payload beside it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Callback {
-    pub kind: TaskKind,
+    pub family: TaskFamily,
     pub task_id: String,
     /// `text`, `first`, `complete` or `error`; single-shot families use `complete` or `error`.
     pub stage: Stage,
@@ -22,12 +22,12 @@ pub struct Callback {
 impl Callback {
     /// The idempotency key of this event: one per family, task and stage.
     pub fn key(&self) -> String {
-        dedup_key(self.kind, &self.task_id, self.stage)
+        dedup_key(self.family, &self.task_id, self.stage)
     }
 }
 
-pub fn dedup_key(kind: TaskKind, task_id: &str, stage: Stage) -> String {
-    format!("{}:{task_id}:{}", kind.as_str(), stage.as_str())
+pub fn dedup_key(family: TaskFamily, task_id: &str, stage: Stage) -> String {
+    format!("{}:{task_id}:{}", family.as_str(), stage.as_str())
 }
 
 /// Payload keys that identify the single-shot families, in both casings (the public docs mix them).
@@ -97,16 +97,16 @@ pub fn classify(
 
     // Single-shot families: one callback at the end, success when the code is 200 and the payload is there.
     let single = [
-        (TaskKind::VocalSeparation, &VOCAL_KEYS[..]),
-        (TaskKind::Video, &VIDEO_KEYS[..]),
-        (TaskKind::Wav, &WAV_KEYS[..]),
-        (TaskKind::Cover, &COVER_KEYS[..]),
-        (TaskKind::Midi, &MIDI_KEYS[..]),
-        (TaskKind::Recovery, &RECOVERY_KEYS[..]),
-        (TaskKind::Voice, &VOICE_KEYS[..]),
-        (TaskKind::VoiceValidation, &VOICE_VALIDATION_KEYS[..]),
+        (TaskFamily::VocalSeparation, &VOCAL_KEYS[..]),
+        (TaskFamily::Video, &VIDEO_KEYS[..]),
+        (TaskFamily::Wav, &WAV_KEYS[..]),
+        (TaskFamily::Cover, &COVER_KEYS[..]),
+        (TaskFamily::Midi, &MIDI_KEYS[..]),
+        (TaskFamily::Recovery, &RECOVERY_KEYS[..]),
+        (TaskFamily::Voice, &VOICE_KEYS[..]),
+        (TaskFamily::VoiceValidation, &VOICE_VALIDATION_KEYS[..]),
     ];
-    for (kind, keys) in single {
+    for (family, keys) in single {
         if let Some((_, payload)) = first_present(data, keys) {
             let delivered = !matches!(payload, Value::Null);
             let stage = if ok && delivered && callback_type.as_deref() != Some("error") {
@@ -115,7 +115,7 @@ pub fn classify(
                 Stage::Error
             };
             return Ok(Callback {
-                kind,
+                family,
                 task_id,
                 stage,
                 state: state_of(stage),
@@ -138,18 +138,18 @@ pub fn classify(
             "must be `text`, `first`, `complete` or `error`",
         )
     })?;
-    let kind = match first_item {
-        Some(item) if first_present(item, &TRACK_KEYS).is_some() => TaskKind::Music,
-        Some(item) if !matches!(item.field("text"), Value::Missing) => TaskKind::Lyrics,
+    let family = match first_item {
+        Some(item) if first_present(item, &TRACK_KEYS).is_some() => TaskFamily::Music,
+        Some(item) if !matches!(item.field("text"), Value::Missing) => TaskFamily::Lyrics,
         // Without items, the casing tells: generation callbacks write `task_id`, lyrics `taskId`.
-        _ if matches!(stage, Stage::Text | Stage::First) => TaskKind::Music,
-        _ if text(data, &["task_id"]).is_some() => TaskKind::Music,
-        _ => TaskKind::Lyrics,
+        _ if matches!(stage, Stage::Text | Stage::First) => TaskFamily::Music,
+        _ if text(data, &["task_id"]).is_some() => TaskFamily::Music,
+        _ => TaskFamily::Lyrics,
     };
     // An error code wins over a stage that claims success: the task did not deliver.
     let stage = if ok { stage } else { Stage::Error };
     Ok(Callback {
-        kind,
+        family,
         task_id,
         stage,
         state: state_of(stage),
@@ -222,7 +222,10 @@ mod tests {
                 ("data", Value::Other),
             ]);
             let c = classify_data(200.0, &data, Some(&track)).unwrap();
-            assert_eq!((c.kind, c.stage, c.state), (TaskKind::Music, stage, state));
+            assert_eq!(
+                (c.family, c.stage, c.state),
+                (TaskFamily::Music, stage, state)
+            );
             assert_eq!(c.key(), format!("music:t1:{kind}"));
         }
         // The text stage may come with no tracks at all.
@@ -232,8 +235,8 @@ mod tests {
             ("data", Value::Other),
         ]);
         assert_eq!(
-            classify_data(200.0, &data, None).unwrap().kind,
-            TaskKind::Music
+            classify_data(200.0, &data, None).unwrap().family,
+            TaskFamily::Music
         );
         let error = Obj(vec![
             ("callbackType", s("error")),
@@ -242,8 +245,8 @@ mod tests {
         ]);
         let c = classify_data(400.0, &error, None).unwrap();
         assert_eq!(
-            (c.kind, c.stage, c.state, c.code),
-            (TaskKind::Music, Stage::Error, TaskState::Failed, 400)
+            (c.family, c.stage, c.state, c.code),
+            (TaskFamily::Music, Stage::Error, TaskState::Failed, 400)
         );
     }
 
@@ -261,8 +264,8 @@ mod tests {
         ]);
         let c = classify_data(200.0, &data, Some(&item)).unwrap();
         assert_eq!(
-            (c.kind, c.stage, c.state),
-            (TaskKind::Lyrics, Stage::Complete, TaskState::Succeeded)
+            (c.family, c.stage, c.state),
+            (TaskFamily::Lyrics, Stage::Complete, TaskState::Succeeded)
         );
         let failed = Obj(vec![
             ("callbackType", s("error")),
@@ -270,8 +273,8 @@ mod tests {
             ("data", Value::Null),
         ]);
         assert_eq!(
-            classify_data(500.0, &failed, None).unwrap().kind,
-            TaskKind::Lyrics
+            classify_data(500.0, &failed, None).unwrap().family,
+            TaskFamily::Lyrics
         );
     }
 
@@ -280,26 +283,26 @@ mod tests {
         let cases = [
             (
                 vec![("taskId", s("c")), ("images", Value::Other)],
-                TaskKind::Cover,
+                TaskFamily::Cover,
             ),
             (
                 vec![("task_id", s("w")), ("audioWavUrl", s("u"))],
-                TaskKind::Wav,
+                TaskFamily::Wav,
             ),
             (
                 vec![("task_id", s("v")), ("vocal_removal_info", Value::Other)],
-                TaskKind::VocalSeparation,
+                TaskFamily::VocalSeparation,
             ),
             (
                 vec![("task_id", s("m")), ("video_url", s("u"))],
-                TaskKind::Video,
+                TaskFamily::Video,
             ),
         ];
-        for (fields, kind) in cases {
+        for (fields, family) in cases {
             let c = classify_data(200.0, &Obj(fields.clone()), None).unwrap();
             assert_eq!(
-                (c.kind, c.stage, c.state),
-                (kind, Stage::Complete, TaskState::Succeeded)
+                (c.family, c.stage, c.state),
+                (family, Stage::Complete, TaskState::Succeeded)
             );
             // The same shape with a null payload is that family's failure.
             let nulled = fields
@@ -317,8 +320,8 @@ mod tests {
                 .collect();
             let c = classify_data(500.0, &Obj(nulled), None).unwrap();
             assert_eq!(
-                (c.kind, c.stage, c.state),
-                (kind, Stage::Error, TaskState::Failed)
+                (c.family, c.stage, c.state),
+                (family, Stage::Error, TaskState::Failed)
             );
         }
     }

@@ -1,10 +1,17 @@
-//! Every operation of the service: method, host, path, family, and the rules of its request.
-//! One table on purpose (over 400 lines): a reader compares operations row by row, and the code
-//! generator, the validators and `/openapi.json` all read it.
+//! Every operation of the service, one row each: method, host, path, code table, what it answers
+//! (the task family it starts, or the least its answer holds) and the rules of its request. One
+//! table on purpose (over 400 lines): a reader compares operations row by
+//! row, and the code generator, the validators and `/openapi.json` all read it. What a row cannot
+//! hold (rules that tie fields together), or what the wasm client must not carry (type names,
+//! prices, the records' declarations), is a match on `Op` with no wildcard arm, so that a new operation that
+//! forgets one does not compile.
 
-use crate::codes::Family;
+use crate::codes::CodeTable;
+use crate::family::TaskFamily;
+pub use crate::op::Op;
+use crate::pricing::Price;
 use crate::rules::{check, FieldRule, Fields, Kind, Range, RuleKind, ValidationError, Value};
-use crate::schema::Record;
+use crate::schema::{self as s, Record};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
@@ -18,48 +25,6 @@ pub enum Host {
     Upload,
 }
 
-/// The operations, named as the client's JavaScript methods are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Generate,
-    Extend,
-    UploadCover,
-    UploadExtend,
-    AddInstrumental,
-    AddVocals,
-    BoostStyle,
-    GetTask,
-    GetCredits,
-    GenerateCover,
-    GetCover,
-    ConvertToWav,
-    GetWav,
-    GenerateLyrics,
-    GetLyrics,
-    GetTimestampedLyrics,
-    SeparateVocals,
-    GetVocalSeparation,
-    GenerateVideo,
-    GetVideo,
-    UploadFromUrl,
-    UploadStream,
-    UploadBase64,
-    GenerateSounds,
-    ReplaceSection,
-    Mashup,
-    GeneratePersona,
-    GenerateMidi,
-    GetMidi,
-    RecoverAudio,
-    GetRecovery,
-    ValidateVoice,
-    GetVoiceValidation,
-    RegenerateVoicePhrase,
-    CreateVoice,
-    GetVoice,
-    CheckVoice,
-}
-
 /// The least a successful answer's `data` must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -69,11 +34,30 @@ pub enum Answer {
     Number,
     /// An object (not an array, not null).
     Object,
-    /// An object with a non-empty string at this key.
-    Record(&'static str),
+    /// An object with a non-empty string in this field.
+    Record(Key),
     /// Nothing in `data`: the envelope itself answers (recovery's `{code, msg, task_id, data}`,
     /// whose `data` is null while the task runs).
     Envelope,
+}
+
+/// The field a record must hold for a caller to go on: what names it, or where its file is. An
+/// enum rather than the field's name, so that a row of the table stays a few bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    TaskId,
+    PersonaId,
+    DownloadUrl,
+}
+
+impl Key {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Key::TaskId => "taskId",
+            Key::PersonaId => "personaId",
+            Key::DownloadUrl => "downloadUrl",
+        }
+    }
 }
 
 impl Answer {
@@ -100,7 +84,18 @@ impl Answer {
     }
 }
 
-/// How an operation is called and what its request must satisfy.
+/// What an operation answers with.
+#[derive(Clone, Copy, Debug)]
+pub enum Returns {
+    /// It starts (and charges for) a task of this family, and answers the task's id.
+    TaskId(TaskFamily),
+    /// It is the status query of this family: it answers a task's record, its own status in it.
+    Status(TaskFamily),
+    /// It answers at once with its record (`Op::output`), whose `data` must hold at least this.
+    Now(Answer),
+}
+
+/// How an operation is called, what it answers and costs, and what its request must satisfy.
 #[derive(Debug)]
 pub struct Endpoint {
     pub op: Op,
@@ -110,12 +105,35 @@ pub struct Endpoint {
     pub host: Host,
     /// Path on its host; `{svc}` stands for the service segment (default `suno`).
     pub path: &'static str,
-    pub family: Family,
-    /// Creating calls start (and charge for) a task: never retried after an ambiguous failure.
-    pub creates_task: bool,
+    /// Which table of envelope codes its answers follow.
+    pub codes: CodeTable,
+    pub returns: Returns,
     /// For GET operations these are query parameters; otherwise JSON (or multipart) body fields.
     pub fields: &'static [FieldRule],
     pub summary: &'static str,
+}
+
+impl Endpoint {
+    /// The family of the task the operation starts; `None` for operations that start none.
+    pub const fn creates(&self) -> Option<TaskFamily> {
+        match self.returns {
+            Returns::TaskId(family) => Some(family),
+            Returns::Status(_) | Returns::Now(_) => None,
+        }
+    }
+
+    /// Creating calls start (and charge for) a task: never retried after an ambiguous failure.
+    pub const fn creates_task(&self) -> bool {
+        self.creates().is_some()
+    }
+
+    /// The field that takes the callback URL, if the operation has one.
+    pub fn callback_field(&self) -> Option<&'static str> {
+        self.fields
+            .iter()
+            .find(|f| CALLBACK_FIELDS.contains(&f.name))
+            .map(|f| f.name)
+    }
 }
 
 use crate::docs;
@@ -265,7 +283,8 @@ const FILE_NAME: FieldRule = opt(
 static TABLE: &[Endpoint] = &[
     Endpoint {
         op: Op::Generate, name: "generate", method: Method::Post, host: Host::Music, path: "/api/v1/generate",
-        family: Family::Music, creates_task: true, summary: docs("Generate music (2 tracks)"),
+        codes: CodeTable::Music, summary: docs("Generate music (2 tracks)"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
             req("instrumental", Kind::Bool, "true: no vocals"),
@@ -279,7 +298,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::Extend, name: "extend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/extend",
-        family: Family::Music, creates_task: true, summary: docs("Extend a generated track"),
+        codes: CodeTable::Music, summary: docs("Extend a generated track"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (prompt, style, title, continueAt); false: taken from the source audio"),
             AUDIO_ID, CALLBACK, MODEL,
@@ -292,7 +312,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::UploadCover, name: "uploadCover", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-cover",
-        family: Family::Music, creates_task: true, summary: docs("Cover an uploaded audio in a new style"),
+        codes: CodeTable::Music, summary: docs("Cover an uploaded audio in a new style"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
@@ -305,7 +326,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::UploadExtend, name: "uploadExtend", method: Method::Post, host: Host::Music, path: "/api/v1/generate/upload-extend",
-        family: Family::Music, creates_task: true, summary: docs("Extend an uploaded audio"),
+        codes: CodeTable::Music, summary: docs("Extend an uploaded audio"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("defaultParamFlag", Kind::Bool, "true: custom parameters (continueAt required); false: defaults"),
@@ -318,7 +340,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::AddInstrumental, name: "addInstrumental", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-instrumental",
-        family: Family::Music, creates_task: true, summary: docs("Generate an accompaniment for an uploaded vocal or melody"),
+        codes: CodeTable::Music, summary: docs("Generate an accompaniment for an uploaded vocal or melody"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL,
             req("title", TEXT, "Title of the generated track"),
@@ -333,7 +356,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::AddVocals, name: "addVocals", method: Method::Post, host: Host::Music, path: "/api/v1/generate/add-vocals",
-        family: Family::Music, creates_task: true, summary: docs("Layer generated vocals over an uploaded instrumental"),
+        codes: CodeTable::Music, summary: docs("Layer generated vocals over an uploaded instrumental"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL, CALLBACK,
             req("prompt", TEXT, "Lyrical concept or mood"),
@@ -346,47 +370,57 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::BoostStyle, name: "boostStyle", method: Method::Post, host: Host::Music, path: "/api/v1/style/generate",
-        family: Family::Music, creates_task: false, summary: docs("Boost a style description (answers at once; tied to V4_5)"),
+        codes: CodeTable::Music, summary: docs("Boost a style description (answers at once; tied to V4_5)"),
+        returns: Returns::Now(Answer::Object),
         fields: &[req("content", TEXT, "Style description; may be a conversational, detailed prompt")],
     },
     Endpoint {
         op: Op::GetTask, name: "getTask", method: Method::Get, host: Host::Music, path: "/api/v1/generate/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and tracks of a music task"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and tracks of a music task"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Music),
     },
     Endpoint {
         op: Op::GetCredits, name: "getCredits", method: Method::Get, host: Host::Music, path: "/api/v1/generate/credit",
-        family: Family::Music, creates_task: false, summary: docs("Remaining credits of the key"), fields: &[],
+        codes: CodeTable::Music, summary: docs("Remaining credits of the key"), fields: &[],
+        returns: Returns::Now(Answer::Number),
     },
     Endpoint {
         op: Op::GenerateCover, name: "generateCover", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/cover/generate",
-        family: Family::Cover, creates_task: true, summary: docs("Generate cover images (normally 2) for a music task"),
+        codes: CodeTable::Cover, summary: docs("Generate cover images (normally 2) for a music task"),
+        returns: Returns::TaskId(TaskFamily::Cover),
         fields: &[req("taskId", TEXT, "Id of the music task"), CALLBACK],
     },
     Endpoint {
         op: Op::GetCover, name: "getCover", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/cover/record-info",
-        family: Family::Cover, creates_task: false, summary: docs("Status and images of a cover task"), fields: &[TASK_ID],
+        codes: CodeTable::Cover, summary: docs("Status and images of a cover task"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Cover),
     },
     Endpoint {
         op: Op::ConvertToWav, name: "convertToWav", method: Method::Post, host: Host::Music, path: "/api/v1/wav/generate",
-        family: Family::Music, creates_task: true, summary: docs("Convert a track to WAV (one of taskId or audioId)"),
+        codes: CodeTable::Music, summary: docs("Convert a track to WAV (one of taskId or audioId)"),
+        returns: Returns::TaskId(TaskFamily::Wav),
         fields: &[opt("taskId", TEXT, "Music task of the track"), opt("audioId", TEXT, "Id of the track"), CALLBACK_OPT],
     },
     Endpoint {
         op: Op::GetWav, name: "getWav", method: Method::Get, host: Host::Music, path: "/api/v1/wav/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and URL of a WAV conversion"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and URL of a WAV conversion"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Wav),
     },
     Endpoint {
         op: Op::GenerateLyrics, name: "generateLyrics", method: Method::Post, host: Host::Music, path: "/api/v1/lyrics",
-        family: Family::Music, creates_task: true, summary: docs("Write lyrics from a prompt"),
+        codes: CodeTable::Music, summary: docs("Write lyrics from a prompt"),
+        returns: Returns::TaskId(TaskFamily::Lyrics),
         fields: &[req("prompt", Kind::Words { max_words: 200 }, "What the lyrics are about; at most 200 words"), CALLBACK],
     },
     Endpoint {
         op: Op::GetLyrics, name: "getLyrics", method: Method::Get, host: Host::Music, path: "/api/v1/lyrics/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and texts of a lyrics task"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and texts of a lyrics task"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Lyrics),
     },
     Endpoint {
         op: Op::GetTimestampedLyrics, name: "getTimestampedLyrics", method: Method::Post, host: Host::Music,
-        path: "/api/v1/generate/get-timestamped-lyrics", family: Family::Music, creates_task: false,
+        path: "/api/v1/generate/get-timestamped-lyrics", codes: CodeTable::Music,
+        returns: Returns::Now(Answer::Object),
         summary: docs("Lyrics aligned to the audio, word by word (answers at once)"),
         fields: &[
             req("taskId", TEXT, "Music task of the track"),
@@ -396,7 +430,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::SeparateVocals, name: "separateVocals", method: Method::Post, host: Host::Music, path: "/api/v1/vocal-removal/generate",
-        family: Family::Music, creates_task: true, summary: docs("Separate vocals and instruments into stems"),
+        codes: CodeTable::Music, summary: docs("Separate vocals and instruments into stems"),
+        returns: Returns::TaskId(TaskFamily::VocalSeparation),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("type", Kind::OneOf(SEPARATION_TYPES), "separate_vocal (default, 2 stems), split_stem (up to 12 stems) or split_stem_advanced (one named instrument)"),
@@ -405,12 +440,14 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetVocalSeparation, name: "getVocalSeparation", method: Method::Get, host: Host::Music,
-        path: "/api/v1/vocal-removal/record-info", family: Family::Music, creates_task: false,
+        path: "/api/v1/vocal-removal/record-info", codes: CodeTable::Music,
+        returns: Returns::Status(TaskFamily::VocalSeparation),
         summary: docs("Status and stems of a vocal separation"), fields: &[TASK_ID],
     },
     Endpoint {
         op: Op::GenerateVideo, name: "generateVideo", method: Method::Post, host: Host::Music, path: "/api/v1/mp4/generate",
-        family: Family::Music, creates_task: true, summary: docs("Make a music video of a track"),
+        codes: CodeTable::Music, summary: docs("Make a music video of a track"),
+        returns: Returns::TaskId(TaskFamily::Video),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID, CALLBACK,
             opt("author", Kind::Text { max: Some(50) }, "Shown in the video; at most 50 characters"),
@@ -419,26 +456,31 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetVideo, name: "getVideo", method: Method::Get, host: Host::Music, path: "/api/v1/mp4/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and URL of a music video"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and URL of a music video"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Video),
     },
     Endpoint {
         op: Op::UploadFromUrl, name: "uploadFromUrl", method: Method::Post, host: Host::Upload, path: "/api/file-url-upload",
-        family: Family::Upload, creates_task: false, summary: docs("Store a remote file (downloaded within 30 s; at most 100 MB recommended)"),
+        codes: CodeTable::Upload, summary: docs("Store a remote file (downloaded within 30 s; at most 100 MB recommended)"),
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[req("fileUrl", Kind::Url, "Public http or https URL of the file"), UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadStream, name: "uploadFile", method: Method::Post, host: Host::Upload, path: "/api/file-stream-upload",
-        family: Family::Upload, creates_task: false, summary: docs("Store a file sent as multipart/form-data (`file`)"),
+        codes: CodeTable::Upload, summary: docs("Store a file sent as multipart/form-data (`file`)"),
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::UploadBase64, name: "uploadBase64", method: Method::Post, host: Host::Upload, path: "/api/file-base64-upload",
-        family: Family::Upload, creates_task: false, summary: docs("Store a file sent as Base64 text or a data URL (at most 10 MB)"),
+        codes: CodeTable::Upload, summary: docs("Store a file sent as Base64 text or a data URL (at most 10 MB)"),
+        returns: Returns::Now(Answer::Record(Key::DownloadUrl)),
         fields: &[req("base64Data", TEXT, "Bare Base64 or `data:<mime>;base64,<data>`"), UPLOAD_PATH, FILE_NAME],
     },
     Endpoint {
         op: Op::GenerateSounds, name: "generateSounds", method: Method::Post, host: Host::Music, path: "/api/v1/generate/sounds",
-        family: Family::Music, creates_task: true, summary: docs("Generate a sound or loop (tempo, key)"),
+        codes: CodeTable::Music, summary: docs("Generate a sound or loop (tempo, key)"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("prompt", Kind::Text { max: Some(500) }, "What the sound is; at most 500 characters"),
             req("model", Kind::OneOf(SOUND_MODELS), "Model version: sounds take V5 only"),
@@ -451,7 +493,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::ReplaceSection, name: "replaceSection", method: Method::Post, host: Host::Music, path: "/api/v1/generate/replace-section",
-        family: Family::Cover, creates_task: true, summary: docs("Regenerate a window of a track, keeping the rest"),
+        codes: CodeTable::Cover, summary: docs("Regenerate a window of a track, keeping the rest"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("prompt", TEXT, "The new lyrics of the window"),
             req("tags", TEXT, "Style tags (jazz, electronic...)"),
@@ -468,7 +511,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::Mashup, name: "mashup", method: Method::Post, host: Host::Music, path: "/api/v1/generate/mashup",
-        family: Family::Music, creates_task: true, summary: docs("Mash up two uploaded tracks into a new one"),
+        codes: CodeTable::Music, summary: docs("Mash up two uploaded tracks into a new one"),
+        returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("uploadUrlList", Kind::UrlList { min: MASHUP_SOURCES, max: MASHUP_SOURCES }, "The two uploaded tracks to mix"),
             req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
@@ -482,7 +526,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GeneratePersona, name: "generatePersona", method: Method::Post, host: Host::Music, path: "/api/v1/generate/generate-persona",
-        family: Family::Cover, creates_task: false, summary: docs("Make a persona from a generated track (answers at once)"),
+        codes: CodeTable::Cover, summary: docs("Make a persona from a generated track (answers at once)"),
+        returns: Returns::Now(Answer::Record(Key::PersonaId)),
         fields: &[
             req("taskId", TEXT, "Music task of the track"), AUDIO_ID,
             req("name", TEXT, "The persona's name"),
@@ -494,7 +539,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GenerateMidi, name: "generateMidi", method: Method::Post, host: Host::Music, path: "/api/v1/midi/generate",
-        family: Family::Music, creates_task: true, summary: docs("Transcribe a vocal separation's stems to MIDI notes"),
+        codes: CodeTable::Music, summary: docs("Transcribe a vocal separation's stems to MIDI notes"),
+        returns: Returns::TaskId(TaskFamily::Midi),
         fields: &[
             req("taskId", TEXT, "A finished vocal-separation task"), CALLBACK,
             opt("audioId", TEXT, "One stem (an `id` of the separation's `originData`); every stem when omitted"),
@@ -502,21 +548,25 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetMidi, name: "getMidi", method: Method::Get, host: Host::Music, path: "/api/v1/midi/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and notes of a MIDI task"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and notes of a MIDI task"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Midi),
     },
     Endpoint {
         op: Op::RecoverAudio, name: "recoverAudio", method: Method::Post, host: Host::Music, path: "/api/v1/{svc}/recovery",
-        family: Family::Music, creates_task: true, summary: docs("Fresh playable links for an old music task whose links expired"),
+        codes: CodeTable::Music, summary: docs("Fresh playable links for an old music task whose links expired"),
+        returns: Returns::TaskId(TaskFamily::Recovery),
         fields: &[req("sunoTaskId", TEXT, "The old music task"), CALLBACK],
     },
     Endpoint {
         op: Op::GetRecovery, name: "getRecovery", method: Method::Get, host: Host::Music, path: "/api/v1/{svc}/recovery/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and links of an audio recovery"),
+        codes: CodeTable::Music, summary: docs("Status and links of an audio recovery"),
+        returns: Returns::Status(TaskFamily::Recovery),
         fields: &[req("task_id", TEXT, "Id returned by recoverAudio (the service spells this parameter in snake_case)")],
     },
     Endpoint {
         op: Op::ValidateVoice, name: "validateVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/validate",
-        family: Family::Music, creates_task: true, summary: docs("Start a custom voice: get a phrase for the singer to record"),
+        codes: CodeTable::Music, summary: docs("Start a custom voice: get a phrase for the singer to record"),
+        returns: Returns::TaskId(TaskFamily::VoiceValidation),
         fields: &[
             req("voiceUrl", Kind::Url, "An uploaded recording of the singer"),
             req("vocalStartS", SECONDS, "Start of the singing in the recording, seconds"),
@@ -527,11 +577,13 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetVoiceValidation, name: "getVoiceValidation", method: Method::Get, host: Host::Music, path: "/api/v1/voice/validate-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and phrase of a voice validation"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and phrase of a voice validation"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::VoiceValidation),
     },
     Endpoint {
         op: Op::RegenerateVoicePhrase, name: "regenerateVoicePhrase", method: Method::Post, host: Host::Music, path: "/api/v1/voice/regenerate",
-        family: Family::Music, creates_task: true, summary: docs("A new phrase for a voice validation"),
+        codes: CodeTable::Music, summary: docs("A new phrase for a voice validation"),
+        returns: Returns::TaskId(TaskFamily::VoiceValidation),
         fields: &[
             req("taskId", TEXT, "The voice-validation task"),
             req("calBackUrl", Kind::Url, "URL that receives the callback (the service spells this field `calBackUrl`)"),
@@ -539,7 +591,8 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::CreateVoice, name: "createVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/generate",
-        family: Family::Music, creates_task: true, summary: docs("Create the custom voice from the recorded phrase"),
+        codes: CodeTable::Music, summary: docs("Create the custom voice from the recorded phrase"),
+        returns: Returns::TaskId(TaskFamily::Voice),
         fields: &[
             req("taskId", TEXT, "The voice-validation task"),
             req("verifyUrl", Kind::Url, "An uploaded recording of the phrase"),
@@ -552,58 +605,21 @@ static TABLE: &[Endpoint] = &[
     },
     Endpoint {
         op: Op::GetVoice, name: "getVoice", method: Method::Get, host: Host::Music, path: "/api/v1/voice/record-info",
-        family: Family::Music, creates_task: false, summary: docs("Status and id of a custom voice"), fields: &[TASK_ID],
+        codes: CodeTable::Music, summary: docs("Status and id of a custom voice"), fields: &[TASK_ID],
+        returns: Returns::Status(TaskFamily::Voice),
     },
     Endpoint {
         op: Op::CheckVoice, name: "checkVoice", method: Method::Post, host: Host::Music, path: "/api/v1/voice/check-voice",
-        family: Family::Music, creates_task: false, summary: docs("Whether a custom voice can be used (answers at once)"),
+        codes: CodeTable::Music, summary: docs("Whether a custom voice can be used (answers at once)"),
+        returns: Returns::Now(Answer::Object),
         fields: &[req("task_id", TEXT, "The voice task (the service spells this field in snake_case)")],
     },
 ];
 
 impl Op {
-    pub const ALL: [Op; 37] = [
-        Op::Generate,
-        Op::Extend,
-        Op::UploadCover,
-        Op::UploadExtend,
-        Op::AddInstrumental,
-        Op::AddVocals,
-        Op::BoostStyle,
-        Op::GetTask,
-        Op::GetCredits,
-        Op::GenerateCover,
-        Op::GetCover,
-        Op::ConvertToWav,
-        Op::GetWav,
-        Op::GenerateLyrics,
-        Op::GetLyrics,
-        Op::GetTimestampedLyrics,
-        Op::SeparateVocals,
-        Op::GetVocalSeparation,
-        Op::GenerateVideo,
-        Op::GetVideo,
-        Op::UploadFromUrl,
-        Op::UploadStream,
-        Op::UploadBase64,
-        Op::GenerateSounds,
-        Op::ReplaceSection,
-        Op::Mashup,
-        Op::GeneratePersona,
-        Op::GenerateMidi,
-        Op::GetMidi,
-        Op::RecoverAudio,
-        Op::GetRecovery,
-        Op::ValidateVoice,
-        Op::GetVoiceValidation,
-        Op::RegenerateVoicePhrase,
-        Op::CreateVoice,
-        Op::GetVoice,
-        Op::CheckVoice,
-    ];
-
     /// The name of the request's type, in the TypeScript and in `wire::generated`; `None` for an
-    /// operation that takes no fields.
+    /// operation that takes no fields. A match rather than a column of the table, so that these
+    /// names stay out of the wasm client, which never shows them.
     pub const fn request_type(self) -> Option<&'static str> {
         Some(match self {
             Op::Generate => "GenerateRequest",
@@ -646,55 +662,120 @@ impl Op {
         })
     }
 
-    /// What the client's method resolves with (without `wait`): the record it returns.
-    pub fn output(self) -> &'static Record {
-        use crate::schema as s;
-        if crate::waiter::TaskKind::created_by(self).is_some() {
-            return &s::TASK_CREATED;
+    /// The family of the task the operation starts; `None` for operations that start none.
+    pub fn creates(self) -> Option<TaskFamily> {
+        self.endpoint().creates()
+    }
+
+    /// The family whose status `self` queries, if it is a status query.
+    pub fn queries(self) -> Option<TaskFamily> {
+        match self.endpoint().returns {
+            Returns::Status(family) => Some(family),
+            Returns::TaskId(_) | Returns::Now(_) => None,
         }
+    }
+
+    /// What the client's method resolves with (without `wait`): the record it returns. A match
+    /// rather than a column of the table, so that the records' declarations stay out of the wasm
+    /// client, which reads the table but never these.
+    pub fn output(self) -> &'static Record {
         match self {
+            Op::Generate
+            | Op::Extend
+            | Op::UploadCover
+            | Op::UploadExtend
+            | Op::AddInstrumental
+            | Op::AddVocals
+            | Op::GenerateCover
+            | Op::ConvertToWav
+            | Op::GenerateLyrics
+            | Op::SeparateVocals
+            | Op::GenerateVideo
+            | Op::GenerateSounds
+            | Op::ReplaceSection
+            | Op::Mashup
+            | Op::GenerateMidi
+            | Op::RecoverAudio
+            | Op::ValidateVoice
+            | Op::RegenerateVoicePhrase
+            | Op::CreateVoice => &s::TASK_CREATED,
             Op::BoostStyle => &s::STYLE_BOOST,
+            Op::GetTask => &s::MUSIC_TASK,
             Op::GetCredits => &s::CREDITS,
-            Op::GetTimestampedLyrics => &s::TIMESTAMPED_LYRICS,
-            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => &s::UPLOADED_FILE,
             Op::GetCover => &s::COVER_TASK,
             Op::GetWav => &s::WAV_TASK,
             Op::GetLyrics => &s::LYRICS_TASK,
+            Op::GetTimestampedLyrics => &s::TIMESTAMPED_LYRICS,
             Op::GetVocalSeparation => &s::VOCAL_SEPARATION_TASK,
             Op::GetVideo => &s::VIDEO_TASK,
+            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => &s::UPLOADED_FILE,
             Op::GeneratePersona => &s::PERSONA,
             Op::GetMidi => &s::MIDI_TASK,
             Op::GetRecovery => &s::RECOVERY_TASK,
             Op::GetVoiceValidation => &s::VOICE_VALIDATION_TASK,
             Op::GetVoice => &s::VOICE_TASK,
             Op::CheckVoice => &s::VOICE_AVAILABILITY,
-            _ => &s::MUSIC_TASK,
         }
     }
 
     /// What a successful answer's `data` must hold, as the documentation promises: an answer
     /// without it is an unexpected answer (a typed error), never a silent `{}`.
     pub fn answer(self) -> Answer {
-        match self {
-            _ if self.endpoint().creates_task => Answer::TaskId,
-            Op::GetCredits => Answer::Number,
-            // What a caller needs next: the file's URL, the task's id.
-            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64 => {
-                Answer::Record("downloadUrl")
-            }
-            Op::BoostStyle | Op::GetTimestampedLyrics | Op::CheckVoice => Answer::Object,
-            Op::GeneratePersona => Answer::Record("personaId"),
-            Op::GetRecovery => Answer::Envelope,
-            _ => Answer::Record("taskId"),
+        match self.endpoint().returns {
+            Returns::TaskId(_) => Answer::TaskId,
+            // Recovery's query answers its own envelope, 201 while running.
+            Returns::Status(TaskFamily::Recovery) => Answer::Envelope,
+            Returns::Status(_) => Answer::Record(Key::TaskId),
+            Returns::Now(answer) => answer,
         }
     }
 
-    /// Uploads take a file or a URL and options rather than one request object.
-    pub const fn is_upload(self) -> bool {
-        matches!(
-            self,
-            Op::UploadFromUrl | Op::UploadStream | Op::UploadBase64
-        )
+    /// Uploads take a file or a URL and options rather than one request object: the upload
+    /// host's operations.
+    pub fn is_upload(self) -> bool {
+        self.endpoint().host == Host::Upload
+    }
+
+    /// What one call costs on the emulator (a match, like `request_type`: the wasm client never
+    /// needs it).
+    pub const fn price(self) -> Price {
+        match self {
+            Op::Generate
+            | Op::Extend
+            | Op::UploadCover
+            | Op::UploadExtend
+            | Op::AddInstrumental
+            | Op::AddVocals
+            | Op::Mashup
+            | Op::CreateVoice => Price::Flat(10),
+            Op::BoostStyle | Op::GenerateLyrics | Op::RecoverAudio | Op::RegenerateVoicePhrase => {
+                Price::Flat(1)
+            }
+            Op::GetTask
+            | Op::GetCredits
+            | Op::GetCover
+            | Op::GetWav
+            | Op::GetLyrics
+            | Op::GetTimestampedLyrics
+            | Op::GetVocalSeparation
+            | Op::GetVideo
+            | Op::UploadFromUrl
+            | Op::UploadStream
+            | Op::UploadBase64
+            | Op::GeneratePersona
+            | Op::GetMidi
+            | Op::GetRecovery
+            | Op::GetVoiceValidation
+            | Op::GetVoice
+            | Op::CheckVoice => Price::Free,
+            Op::GenerateCover | Op::ConvertToWav | Op::ValidateVoice => Price::Flat(2),
+            Op::SeparateVocals => Price::BySeparation {
+                two_stems: 5,
+                instruments: 10,
+            },
+            Op::GenerateVideo | Op::ReplaceSection | Op::GenerateMidi => Price::Flat(5),
+            Op::GenerateSounds => Price::Flat(6),
+        }
     }
 
     pub fn endpoint(self) -> &'static Endpoint {
@@ -844,7 +925,33 @@ impl Op {
                 }
                 Ok(())
             }
-            _ => Ok(()),
+            // The field table says all there is to say about these.
+            Op::AddVocals
+            | Op::BoostStyle
+            | Op::GetTask
+            | Op::GetCredits
+            | Op::GenerateCover
+            | Op::GetCover
+            | Op::GetWav
+            | Op::GenerateLyrics
+            | Op::GetLyrics
+            | Op::GetTimestampedLyrics
+            | Op::GetVocalSeparation
+            | Op::GenerateVideo
+            | Op::GetVideo
+            | Op::UploadFromUrl
+            | Op::UploadStream
+            | Op::UploadBase64
+            | Op::GenerateSounds
+            | Op::GenerateMidi
+            | Op::GetMidi
+            | Op::RecoverAudio
+            | Op::GetRecovery
+            | Op::GetVoiceValidation
+            | Op::RegenerateVoicePhrase
+            | Op::CreateVoice
+            | Op::GetVoice
+            | Op::CheckVoice => Ok(()),
         }
     }
 }
@@ -1328,19 +1435,28 @@ mod tests {
     }
 
     #[test]
-    fn every_new_family_has_a_query_a_waiter_and_a_creator() {
-        use crate::waiter::TaskKind;
-        for kind in TaskKind::ALL {
-            let query = kind.query();
-            assert!(!query.endpoint().creates_task, "{kind:?}");
+    fn every_family_has_a_query_a_waiter_and_a_creator() {
+        for family in TaskFamily::ALL {
+            let query = family.query();
+            assert_eq!(query.queries(), Some(family));
+            assert!(!query.endpoint().creates_task(), "{family:?}");
             assert!(query
                 .endpoint()
                 .fields
                 .iter()
-                .any(|f| f.name == kind.query_field()));
-            assert!(Op::ALL
-                .into_iter()
-                .any(|op| TaskKind::created_by(op) == Some(kind)));
+                .any(|f| f.name == family.query_field()));
+            assert!(Op::ALL.into_iter().any(|op| op.creates() == Some(family)));
+        }
+        assert_eq!(Op::AddVocals.creates(), Some(TaskFamily::Music));
+        assert_eq!(
+            Op::SeparateVocals.creates(),
+            Some(TaskFamily::VocalSeparation)
+        );
+        assert_eq!(Op::GetTask.creates(), None);
+        assert_eq!(Op::GetTask.output().name, "MusicTask");
+        for op in Op::ALL {
+            let created = op.output().name == s::TASK_CREATED.name;
+            assert_eq!(created, op.creates().is_some(), "{op:?}");
         }
         assert_eq!(Op::ALL.len(), 37);
         let upload = Op::ALL

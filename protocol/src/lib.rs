@@ -17,10 +17,13 @@
 
 pub mod callback;
 pub mod codes;
+mod docs;
 pub mod endpoints;
+pub mod family;
 #[cfg(feature = "json")]
 pub mod json_schema;
 pub mod num;
+pub mod op;
 pub mod pricing;
 pub mod retry;
 pub mod rules;
@@ -34,17 +37,10 @@ pub mod upload;
 pub mod waiter;
 pub mod wire;
 
-pub use codes::{ErrorKind, Family};
-pub use endpoints::{Endpoint, Host, Method, Op};
+pub use codes::{ClientErrorKind, CodeTable, ErrorKind};
+pub(crate) use docs::docs;
+pub use endpoints::{Endpoint, Host, Method};
+pub use family::TaskFamily;
+pub use op::Op;
 pub use rules::{Fields, RuleKind, ValidationError, Value};
-pub use state::{Stage, TaskState};
-
-/// Documentation text, kept only with the `docs` feature (code generation, the emulator's OpenAPI
-/// document): the wasm client leaves it out, which saves kilobytes of strings it never shows.
-pub(crate) const fn docs(text: &'static str) -> &'static str {
-    if cfg!(feature = "docs") {
-        text
-    } else {
-        ""
-    }
-}
+pub use state::{Observed, Stage, Status, TaskState};

@@ -1,8 +1,6 @@
-//! What each operation costs, in credits: the emulator's price list. The service publishes none
-//! ("credit cost of each operation: not shown"), so these are the emulator's own, declared once:
-//! the emulator charges them, and its `/openapi.json` and the README's table of operations show them.
-
-use crate::Op;
+//! What a call costs, in credits, on the emulator. The service publishes no price list ("credit
+//! cost of each operation: not shown"), so `Op::price` (`endpoints.rs`) states the emulator's own:
+//! the emulator charges it, and its `/openapi.json` and the README's table of operations show it.
 
 /// The price of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,30 +12,6 @@ pub enum Price {
         two_stems: i64,
         instruments: i64,
     },
-}
-
-pub const fn price(op: Op) -> Price {
-    match op {
-        Op::Generate
-        | Op::Extend
-        | Op::UploadCover
-        | Op::UploadExtend
-        | Op::AddInstrumental
-        | Op::AddVocals
-        | Op::Mashup
-        | Op::CreateVoice => Price::Flat(10),
-        Op::SeparateVocals => Price::BySeparation {
-            two_stems: 5,
-            instruments: 10,
-        },
-        Op::GenerateSounds => Price::Flat(6),
-        Op::GenerateVideo | Op::ReplaceSection | Op::GenerateMidi => Price::Flat(5),
-        Op::GenerateCover | Op::ConvertToWav | Op::ValidateVoice => Price::Flat(2),
-        Op::GenerateLyrics | Op::BoostStyle | Op::RecoverAudio | Op::RegenerateVoicePhrase => {
-            Price::Flat(1)
-        }
-        _ => Price::Free,
-    }
 }
 
 impl Price {
@@ -72,12 +46,13 @@ impl Price {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Op;
 
     #[test]
     fn queries_and_uploads_are_free_and_only_creates_cost_more_than_one() {
         for op in Op::ALL {
             let e = op.endpoint();
-            if !e.creates_task && price(op) != Price::Free {
+            if !e.creates_task() && op.price() != Price::Free {
                 assert_eq!(
                     op,
                     Op::BoostStyle,
@@ -85,8 +60,8 @@ mod tests {
                 );
             }
         }
-        assert_eq!(price(Op::SeparateVocals).credits(Some("split_stem")), 10);
-        assert_eq!(price(Op::SeparateVocals).credits(None), 5);
-        assert_eq!(price(Op::GetTask).describe(), "free");
+        assert_eq!(Op::SeparateVocals.price().credits(Some("split_stem")), 10);
+        assert_eq!(Op::SeparateVocals.price().credits(None), 5);
+        assert_eq!(Op::GetTask.price().describe(), "free");
     }
 }

@@ -19,6 +19,11 @@ impl TaskState {
         TaskState::Failed,
     ];
 
+    /// Whether a task in this state is over: no later record changes it.
+    pub const fn is_final(self) -> bool {
+        matches!(self, TaskState::Succeeded | TaskState::Failed)
+    }
+
     pub const fn as_str(self) -> &'static str {
         match self {
             TaskState::Pending => "pending",
@@ -78,6 +83,22 @@ impl Stage {
             Stage::Error => "GENERATE_AUDIO_FAILED",
         }
     }
+}
+
+/// What a status record says once read: its normalized state and, for music tasks, its stage
+/// (`Stage::Pending` for the other families).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observed {
+    pub state: TaskState,
+    pub stage: Stage,
+}
+
+/// A record's own status field as it came: a word, a number, or nothing yet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Status<'a> {
+    Word(&'a str),
+    Number(f64),
+    Absent,
 }
 
 /// Music and lyrics tasks: the string `status` of record-info. Unknown values are taken as still running.

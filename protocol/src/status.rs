@@ -1,9 +1,7 @@
-//! Status words of the string encodings (record `status`, string `successFlag`), the failure each
-//! family ends in, and the callback code and message that report a failure (service.md, "Callback codes").
+//! Status words of the string encodings (record `status`, string `successFlag`), and the callback
+//! code and message that report a failure (service.md, "Callback codes").
 
 use serde::{Deserialize, Serialize};
-
-use crate::waiter::TaskKind;
 
 pub const PENDING: &str = "PENDING";
 pub const TEXT_SUCCESS: &str = "TEXT_SUCCESS";
@@ -45,23 +43,6 @@ pub const VOICE_FAIL: &str = "fail";
 /// Failure statuses end with one of these, whatever the family (GENERATE_MP4_FAILED, CALLBACK_EXCEPTION, ...).
 pub fn is_failure(word: &str) -> bool {
     word.ends_with("FAILED") || word.ends_with("ERROR") || word.ends_with("EXCEPTION")
-}
-
-/// The status a family's generation failure is reported with. Cover records have no status word
-/// (integer `successFlag` 3), so theirs is the plain `FAILED`.
-pub const fn generation_failed(kind: TaskKind) -> &'static str {
-    match kind {
-        TaskKind::Music | TaskKind::VocalSeparation => GENERATE_AUDIO_FAILED,
-        TaskKind::Cover => "FAILED",
-        TaskKind::Wav => GENERATE_WAV_FAILED,
-        TaskKind::Lyrics => GENERATE_LYRICS_FAILED,
-        TaskKind::Video => GENERATE_MP4_FAILED,
-        // Integer or lower-case encodings: these words only name the failure in messages.
-        TaskKind::Midi => "MIDI_GENERATION_FAILED",
-        TaskKind::Recovery => "RECOVERY_FAILED",
-        TaskKind::VoiceValidation => VOICE_VALIDATE_FAIL,
-        TaskKind::Voice => VOICE_FAIL,
-    }
 }
 
 /// Callback code of a bad request: parameter error, content violation, unsupported source audio format.
@@ -118,6 +99,5 @@ mod tests {
         assert_eq!(Failure::of_status(SENSITIVE_WORD_ERROR).code, 400);
         assert_eq!(Failure::of_status(GENERATE_WAV_FAILED).code, 500);
         assert_eq!(Failure::unsupported_source("text").code, 400);
-        assert_eq!(generation_failed(TaskKind::Video), GENERATE_MP4_FAILED);
     }
 }

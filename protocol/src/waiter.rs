@@ -4,163 +4,15 @@
 //! The client feeds each query's outcome and the elapsed time into [`Waiter::on_outcome`] and does
 //! what the returned [`Step`] says; the clock, the sleep and the fetch stay at the edge.
 
+use crate::family::{TaskFamily, MUSIC_STAGES};
 use crate::schedule::PollSchedule;
-use crate::state::{Stage, TaskState};
-use crate::Op;
-
-/// The task families that have a status query, hence a waiter and callbacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TaskKind {
-    Music,
-    Cover,
-    Wav,
-    Lyrics,
-    VocalSeparation,
-    Video,
-    Midi,
-    /// Audio recovery: its status query answers its own envelope (201 while running).
-    Recovery,
-    /// The first step of a custom voice: a phrase for the singer to record.
-    VoiceValidation,
-    Voice,
-}
-
-impl TaskKind {
-    pub const ALL: [TaskKind; 10] = [
-        TaskKind::Music,
-        TaskKind::Cover,
-        TaskKind::Wav,
-        TaskKind::Lyrics,
-        TaskKind::VocalSeparation,
-        TaskKind::Video,
-        TaskKind::Midi,
-        TaskKind::Recovery,
-        TaskKind::VoiceValidation,
-        TaskKind::Voice,
-    ];
-
-    /// The `family` JavaScript sees on callback events.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::Music => "music",
-            TaskKind::Cover => "cover",
-            TaskKind::Wav => "wav",
-            TaskKind::Lyrics => "lyrics",
-            TaskKind::VocalSeparation => "vocal_separation",
-            TaskKind::Video => "video",
-            TaskKind::Midi => "midi",
-            TaskKind::Recovery => "recovery",
-            TaskKind::VoiceValidation => "voice_validation",
-            TaskKind::Voice => "voice",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<TaskKind> {
-        TaskKind::ALL.into_iter().find(|k| k.as_str() == name)
-    }
-
-    /// The status query of the family.
-    pub const fn query(self) -> Op {
-        match self {
-            TaskKind::Music => Op::GetTask,
-            TaskKind::Cover => Op::GetCover,
-            TaskKind::Wav => Op::GetWav,
-            TaskKind::Lyrics => Op::GetLyrics,
-            TaskKind::VocalSeparation => Op::GetVocalSeparation,
-            TaskKind::Video => Op::GetVideo,
-            TaskKind::Midi => Op::GetMidi,
-            TaskKind::Recovery => Op::GetRecovery,
-            TaskKind::VoiceValidation => Op::GetVoiceValidation,
-            TaskKind::Voice => Op::GetVoice,
-        }
-    }
-
-    /// The status query's parameter that names the task (recovery spells it in snake_case).
-    pub const fn query_field(self) -> &'static str {
-        match self {
-            TaskKind::Recovery => "task_id",
-            _ => "taskId",
-        }
-    }
-
-    /// The client's waiter method for the family.
-    pub const fn waiter_name(self) -> &'static str {
-        match self {
-            TaskKind::Music => "waitForTask",
-            TaskKind::Cover => "waitForCover",
-            TaskKind::Wav => "waitForWav",
-            TaskKind::Lyrics => "waitForLyrics",
-            TaskKind::VocalSeparation => "waitForVocalSeparation",
-            TaskKind::Video => "waitForVideo",
-            TaskKind::Midi => "waitForMidi",
-            TaskKind::Recovery => "waitForRecovery",
-            TaskKind::VoiceValidation => "waitForVoiceValidation",
-            TaskKind::Voice => "waitForVoice",
-        }
-    }
-
-    /// The family of the task a creating operation starts; `None` for operations that start none.
-    pub const fn created_by(op: Op) -> Option<TaskKind> {
-        Some(match op {
-            Op::Generate
-            | Op::Extend
-            | Op::UploadCover
-            | Op::UploadExtend
-            | Op::AddInstrumental
-            | Op::AddVocals
-            | Op::GenerateSounds
-            | Op::Mashup
-            | Op::ReplaceSection => TaskKind::Music,
-            Op::GenerateCover => TaskKind::Cover,
-            Op::ConvertToWav => TaskKind::Wav,
-            Op::GenerateLyrics => TaskKind::Lyrics,
-            Op::SeparateVocals => TaskKind::VocalSeparation,
-            Op::GenerateVideo => TaskKind::Video,
-            Op::GenerateMidi => TaskKind::Midi,
-            Op::RecoverAudio => TaskKind::Recovery,
-            Op::ValidateVoice | Op::RegenerateVoicePhrase => TaskKind::VoiceValidation,
-            Op::CreateVoice => TaskKind::Voice,
-            _ => return None,
-        })
-    }
-
-    /// The record field holding the family's own status (copied into `TaskFailedError.taskStatus`).
-    pub const fn status_field(self) -> &'static str {
-        match self {
-            TaskKind::Music | TaskKind::Lyrics | TaskKind::VoiceValidation | TaskKind::Voice => {
-                "status"
-            }
-            TaskKind::Recovery => "code",
-            _ => "successFlag",
-        }
-    }
-
-    /// Rank of a state on the way to the end: progress is reported each time the rank rises, so a
-    /// record that repeats (or, through some glitch, regresses) is never reported twice.
-    /// Music ranks by stage (pending, text, first, complete); the other families by state.
-    pub const fn rank(self, state: TaskState, stage: Stage) -> u8 {
-        match self {
-            TaskKind::Music => match (state, stage) {
-                (TaskState::Succeeded, _) | (TaskState::Failed, _) => 3,
-                (_, Stage::Text) => 1,
-                (_, Stage::First) => 2,
-                (_, Stage::Complete | Stage::Error) => 3,
-                (_, Stage::Pending) => 0,
-            },
-            _ => match state {
-                TaskState::Pending => 0,
-                TaskState::Running => 1,
-                TaskState::Succeeded | TaskState::Failed => 2,
-            },
-        }
-    }
-}
+use crate::state::{Observed, Stage, TaskState};
 
 /// What one status query gave.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Outcome {
-    /// A record, with its normalized state and (music) stage; other families pass `Stage::Pending`.
-    Record { state: TaskState, stage: Stage },
+    /// A record, as `TaskFamily::observe` read it.
+    Record(Observed),
     /// A failure worth retrying (network, timeout, 500, rate limit, maintenance): the waiter goes on.
     Transient {
         rate_limited: bool,
@@ -181,6 +33,10 @@ pub enum Next {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// Music stages that the task passed since the last report without a query seeing them (a
+    /// poll jumped over them), in order: each is reported before the record, so that a caller
+    /// sees every stage once. Empty for the other families, whose states are no stages.
+    pub passed: &'static [Stage],
     /// Report the record to `onProgress` (or yield it from `watchTask`).
     pub report: bool,
     pub next: Next,
@@ -193,7 +49,7 @@ pub const LAST_QUERY_LEAD_MS: u64 = 1_000;
 /// One waiter's state between queries.
 #[derive(Clone, Debug)]
 pub struct Waiter {
-    kind: TaskKind,
+    family: TaskFamily,
     schedule: PollSchedule,
     timeout_ms: u64,
     queries: u32,
@@ -203,9 +59,9 @@ pub struct Waiter {
 }
 
 impl Waiter {
-    pub fn new(kind: TaskKind, schedule: PollSchedule, timeout_ms: u64) -> Waiter {
+    pub fn new(family: TaskFamily, schedule: PollSchedule, timeout_ms: u64) -> Waiter {
         Waiter {
-            kind,
+            family,
             schedule,
             timeout_ms: timeout_ms.max(1),
             queries: 0,
@@ -215,8 +71,8 @@ impl Waiter {
         }
     }
 
-    pub fn kind(&self) -> TaskKind {
-        self.kind
+    pub fn family(&self) -> TaskFamily {
+        self.family
     }
 
     /// The overall deadline, in milliseconds from the start.
@@ -246,29 +102,39 @@ impl Waiter {
     /// caller's random source.
     pub fn on_outcome(&mut self, outcome: Outcome, elapsed_ms: u64, jitter: f64) -> Step {
         self.queries = self.queries.saturating_add(1);
-        let (report, retry_after_ms) = match outcome {
-            Outcome::Record { state, stage } => {
+        let (passed, report, retry_after_ms) = match outcome {
+            Outcome::Record(seen) => {
                 self.rate_limited_in_a_row = 0;
                 // A failure is not progress: it is delivered as the rejection (TaskFailedError).
-                let rank = self.kind.rank(state, stage);
-                let report = state != TaskState::Failed && self.reported.is_none_or(|r| rank > r);
+                let rank = self.family.rank(seen);
+                let report =
+                    seen.state != TaskState::Failed && self.reported.is_none_or(|r| rank > r);
+                let passed = match (self.family, self.reported) {
+                    // `get`, not indexing: ranks are within the stages, and no panic path is linked.
+                    (TaskFamily::Music, Some(last)) if report => MUSIC_STAGES
+                        .get(usize::from(last) + 1..usize::from(rank))
+                        .unwrap_or(&[]),
+                    _ => &[],
+                };
                 if report {
                     self.reported = Some(rank);
                 }
-                match state {
+                match seen.state {
                     TaskState::Succeeded => {
                         return Step {
+                            passed,
                             report,
                             next: Next::Succeeded,
                         }
                     }
                     TaskState::Failed => {
                         return Step {
+                            passed: &[],
                             report: false,
                             next: Next::Failed,
                         }
                     }
-                    TaskState::Pending | TaskState::Running => (report, None),
+                    TaskState::Pending | TaskState::Running => (passed, report, None),
                 }
             }
             Outcome::Transient {
@@ -278,7 +144,7 @@ impl Waiter {
                 if rate_limited {
                     self.rate_limited_in_a_row = self.rate_limited_in_a_row.saturating_add(1);
                 }
-                (false, retry_after_ms)
+                (&[][..], false, retry_after_ms)
             }
         };
         let delay = self.schedule.delay_ms(
@@ -288,6 +154,7 @@ impl Waiter {
             retry_after_ms,
         );
         Step {
+            passed,
             report,
             next: self.plan(elapsed_ms, delay),
         }
@@ -315,16 +182,16 @@ mod tests {
     use super::*;
 
     fn record(state: TaskState, stage: Stage) -> Outcome {
-        Outcome::Record { state, stage }
+        Outcome::Record(Observed { state, stage })
     }
 
-    fn waiter(kind: TaskKind) -> Waiter {
-        Waiter::new(kind, PollSchedule::new(Some(1000), Some(4000)), 60_000)
+    fn waiter(family: TaskFamily) -> Waiter {
+        Waiter::new(family, PollSchedule::new(Some(1000), Some(4000)), 60_000)
     }
 
     #[test]
     fn music_reports_each_stage_once_in_order_then_succeeds() {
-        let mut w = waiter(TaskKind::Music);
+        let mut w = waiter(TaskFamily::Music);
         let seen = [
             (record(TaskState::Pending, Stage::Pending), true),
             (record(TaskState::Pending, Stage::Pending), false),
@@ -343,6 +210,7 @@ mod tests {
         assert_eq!(
             end,
             Step {
+                passed: &[],
                 report: true,
                 next: Next::Succeeded
             }
@@ -351,22 +219,42 @@ mod tests {
     }
 
     #[test]
-    fn skipped_stages_and_other_families() {
-        let mut w = waiter(TaskKind::Music);
-        assert!(
-            w.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5)
-                .report
-        );
-        let end = w.on_outcome(record(TaskState::Succeeded, Stage::Complete), 10, 0.5);
+    fn stages_a_poll_jumped_over_are_reported_in_order_before_the_record() {
+        let mut w = waiter(TaskFamily::Music);
+        let first = w.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5);
+        // The first record is where the wait starts: nothing before it counts as passed.
+        assert_eq!((first.passed, first.report), (&[][..], true));
+        let text = w.on_outcome(record(TaskState::Running, Stage::Text), 10, 0.5);
+        assert_eq!((text.passed, text.report), (&[][..], true));
+        // `first` came and went between two queries.
+        let end = w.on_outcome(record(TaskState::Succeeded, Stage::Complete), 20, 0.5);
         assert_eq!(
             end,
             Step {
+                passed: &[Stage::First],
                 report: true,
                 next: Next::Succeeded
             }
         );
 
-        let mut cover = waiter(TaskKind::Cover);
+        let mut w = waiter(TaskFamily::Music);
+        w.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5);
+        let end = w.on_outcome(record(TaskState::Succeeded, Stage::Complete), 10, 0.5);
+        assert_eq!(end.passed, [Stage::Text, Stage::First]);
+        // A task seen first when already done reports only what it is.
+        let mut late = waiter(TaskFamily::Music);
+        let end = late.on_outcome(record(TaskState::Running, Stage::First), 0, 0.5);
+        assert_eq!((end.passed, end.report), (&[][..], true));
+        // A failure passes no stage: it is the rejection.
+        let mut failed = waiter(TaskFamily::Music);
+        failed.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5);
+        let end = failed.on_outcome(record(TaskState::Failed, Stage::Error), 10, 0.5);
+        assert_eq!((end.passed, end.report), (&[][..], false));
+    }
+
+    #[test]
+    fn other_families_report_each_state_once_and_pass_no_stage() {
+        let mut cover = waiter(TaskFamily::Cover);
         assert!(
             cover
                 .on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5)
@@ -388,21 +276,26 @@ mod tests {
                 .next,
             Next::Succeeded
         );
+        let mut wav = waiter(TaskFamily::Wav);
+        wav.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5);
+        let end = wav.on_outcome(record(TaskState::Succeeded, Stage::Pending), 10, 0.5);
+        assert_eq!((end.passed, end.report), (&[][..], true));
     }
 
     #[test]
     fn failure_ends_without_a_progress_report() {
-        let mut w = waiter(TaskKind::Wav);
+        let mut w = waiter(TaskFamily::Wav);
         w.on_outcome(record(TaskState::Pending, Stage::Pending), 0, 0.5);
         let end = w.on_outcome(record(TaskState::Failed, Stage::Error), 10, 0.5);
         assert_eq!(
             end,
             Step {
+                passed: &[],
                 report: false,
                 next: Next::Failed
             }
         );
-        let mut first = waiter(TaskKind::Music);
+        let mut first = waiter(TaskFamily::Music);
         let end = first.on_outcome(record(TaskState::Failed, Stage::Error), 0, 0.5);
         assert_eq!(end.next, Next::Failed);
         assert!(!end.report);
@@ -410,7 +303,7 @@ mod tests {
 
     #[test]
     fn transient_failures_keep_polling_and_rate_limits_slow_down() {
-        let mut w = waiter(TaskKind::Music);
+        let mut w = waiter(TaskFamily::Music);
         let server = Outcome::Transient {
             rate_limited: false,
             retry_after_ms: None,
@@ -418,6 +311,7 @@ mod tests {
         assert_eq!(
             w.on_outcome(server, 0, 0.5),
             Step {
+                passed: &[],
                 report: false,
                 next: Next::Sleep(1000)
             }
@@ -440,6 +334,7 @@ mod tests {
         assert_eq!(
             step,
             Step {
+                passed: &[],
                 report: true,
                 next: Next::Sleep(4000)
             }
@@ -449,7 +344,7 @@ mod tests {
     #[test]
     fn the_last_query_goes_out_just_before_the_deadline() {
         let mut w = Waiter::new(
-            TaskKind::Music,
+            TaskFamily::Music,
             PollSchedule::new(Some(1000), Some(30_000)),
             10_000,
         );
@@ -477,28 +372,12 @@ mod tests {
 
     #[test]
     fn a_query_answered_after_the_deadline_times_out_at_once() {
-        let mut w = Waiter::new(TaskKind::Lyrics, PollSchedule::default(), 500);
+        let mut w = Waiter::new(TaskFamily::Lyrics, PollSchedule::default(), 500);
         let timeout = Outcome::Transient {
             rate_limited: false,
             retry_after_ms: None,
         };
         assert_eq!(w.on_outcome(timeout, 520, 0.5).next, Next::TimedOut);
         assert!(!w.may_query(520));
-    }
-
-    #[test]
-    fn kinds_map_to_queries_and_creates() {
-        assert_eq!(TaskKind::created_by(Op::AddVocals), Some(TaskKind::Music));
-        assert_eq!(
-            TaskKind::created_by(Op::SeparateVocals),
-            Some(TaskKind::VocalSeparation)
-        );
-        assert_eq!(TaskKind::created_by(Op::GetTask), None);
-        assert_eq!(TaskKind::Video.query(), Op::GetVideo);
-        assert_eq!(
-            TaskKind::from_name("vocal_separation"),
-            Some(TaskKind::VocalSeparation)
-        );
-        assert_eq!(TaskKind::Cover.status_field(), "successFlag");
     }
 }

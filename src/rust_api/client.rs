@@ -1,20 +1,18 @@
-//! The Rust client: its settings, and the path every operation takes (serialize, validate with
-//! the protocol's rules, send with retries, decode the record).
+//! The Rust face's client: its settings, converted into the driver's, and the way in and out of
+//! every operation (a request struct serialized and validated with the protocol's rules, the
+//! driver's answer decoded into the operation's record).
 
-use super::envelope;
-use super::error::Error;
-use super::retries::Policy;
-use crate::options::{
-    DEFAULT_BASE_URL, DEFAULT_SEGMENT, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS,
-    DEFAULT_UPLOAD_URL,
+use crate::driver::{
+    service_url, ApiKey, Body, CallOptions, Config, Driver, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
+    DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
+use crate::errors::Error;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt;
 use std::rc::Rc;
-use tunesmith_protocol::endpoints::{Host, Method};
+use tunesmith_protocol::endpoints::Method;
 use tunesmith_protocol::retry::DEFAULT_MAX_RETRIES;
-use tunesmith_protocol::rules::check_url;
 use tunesmith_protocol::Op;
 use wasm_bindgen::JsValue;
 
@@ -78,35 +76,42 @@ impl fmt::Debug for ClientConfig {
 /// future is dropped.
 #[derive(Clone, Debug)]
 pub struct Client {
-    pub(super) config: Rc<ClientConfig>,
+    config: Rc<ClientConfig>,
+    pub(super) driver: Rc<Driver>,
 }
 
 impl Client {
-    /// Checks the settings; fails with [`Error::Configuration`] for a bad URL or an empty key.
+    /// Checks the settings: a bad URL is a validation error naming the field, an empty key or a
+    /// zero timeout a configuration error.
     pub fn new(mut config: ClientConfig) -> Result<Client, Error> {
-        for (name, url) in [
-            ("base_url", &mut config.base_url),
-            ("upload_url", &mut config.upload_url),
-        ] {
-            check_url(name, url).map_err(|e| Error::Configuration { message: e.message })?;
-            *url = url.trim().trim_end_matches('/').to_owned();
-        }
+        config.base_url = service_url("base_url", &config.base_url)?;
+        config.upload_url = service_url("upload_url", &config.upload_url)?;
         if config
             .api_key
             .as_deref()
             .is_some_and(|k| k.trim().is_empty())
         {
-            return Err(Error::Configuration {
-                message: "`api_key` is empty: give the key, or None to send none".to_owned(),
-            });
+            return Err(Error::configuration(
+                "`api_key` is empty: give the key, or None to send none",
+            ));
         }
         if config.timeout_ms == 0 || config.upload_timeout_ms == 0 {
-            return Err(Error::Configuration {
-                message: "timeouts must be above 0 ms".to_owned(),
-            });
+            return Err(Error::configuration("timeouts must be above 0 ms"));
         }
+        let driver = Driver::new(Config {
+            api_key: config.api_key.clone().map(ApiKey::Literal),
+            base_url: config.base_url.clone(),
+            upload_url: config.upload_url.clone(),
+            service_segment: config.service_segment.clone(),
+            timeout_ms: f64::from(config.timeout_ms),
+            upload_timeout_ms: f64::from(config.upload_timeout_ms),
+            max_retries: config.max_retries,
+            headers: config.headers.clone(),
+            fetch: None,
+        })?;
         Ok(Client {
             config: Rc::new(config),
+            driver: Rc::new(driver),
         })
     }
 
@@ -114,75 +119,82 @@ impl Client {
         &self.config
     }
 
-    /// One operation: validated, sent with the configured retries, its `data` decoded.
+    /// One operation: the request validated with the same rules (and the same JSON reader) as
+    /// the emulator's, sent by the driver, its answer decoded into `Out`.
     pub(super) async fn call<Req, Out>(&self, op: Op, request: &Req) -> Result<Out, Error>
     where
         Req: Serialize + ?Sized,
         Out: DeserializeOwned,
-    {
-        let timeout_ms = match op.endpoint().host {
-            Host::Music => self.config.timeout_ms,
-            Host::Upload => self.config.upload_timeout_ms,
-        };
-        let policy = Policy {
-            max_retries: self.config.max_retries,
-            timeout_ms,
-        };
-        let data = self.execute(op, request, policy).await?;
-        envelope::decode(op, data)
-    }
-
-    /// Validates `request` with the same rules (and the same `Fields` reader over JSON) as the
-    /// emulator, then sends it; resolves with the envelope's `data`.
-    pub(super) async fn execute<Req>(
-        &self,
-        op: Op,
-        request: &Req,
-        policy: Policy,
-    ) -> Result<JsValue, Error>
-    where
-        Req: Serialize + ?Sized,
     {
         let endpoint = op.endpoint();
         let fields = match serde_json::to_value(request) {
             Ok(serde_json::Value::Object(map)) => map,
             Ok(serde_json::Value::Null) => serde_json::Map::new(),
             Ok(_) => {
-                return Err(Error::Configuration {
-                    message: format!("{} takes a request struct", endpoint.name),
-                })
+                return Err(Error::configuration(format!(
+                    "{} takes a request struct",
+                    endpoint.name
+                )))
             }
             Err(e) => {
-                return Err(Error::Configuration {
-                    message: format!("{}: the request could not be encoded ({e})", endpoint.name),
-                })
+                return Err(Error::configuration(format!(
+                    "{}: the request could not be encoded ({e})",
+                    endpoint.name
+                )))
             }
         };
         op.validate(&fields)?;
-        let mut url = format!(
-            "{}{}",
-            match endpoint.host {
-                Host::Music => &self.config.base_url,
-                Host::Upload => &self.config.upload_url,
-            },
-            op.path(&self.config.service_segment)
-        );
-        let body = match endpoint.method {
+        let (body, query) = match endpoint.method {
             Method::Get => {
                 let query = fields
                     .iter()
-                    .filter_map(|(k, v)| v.as_str().map(|v| (k, v)));
-                for (i, (k, v)) in query.enumerate() {
-                    url.push(if i == 0 { '?' } else { '&' });
-                    url.push_str(k);
-                    url.push('=');
-                    url.push_str(&String::from(js_sys::encode_uri_component(v)));
-                }
-                None
+                    .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?.to_owned())))
+                    .collect::<Vec<_>>();
+                (Body::None, query)
             }
-            Method::Post => Some(serde_json::Value::Object(fields).to_string()),
+            Method::Post => (
+                Body::Json(serde_json::Value::Object(fields.clone()).to_string()),
+                Vec::new(),
+            ),
         };
-        self.send_with_retries(op, &url, body.as_deref(), policy)
-            .await
+        let data = self
+            .driver
+            .execute(op, body, &query, &CallOptions::default())
+            .await?;
+        decode(op, data)
     }
+}
+
+/// The Rust face's method of each operation, from one line: its request struct in, its record
+/// out, its operation (each family's file holds its lines).
+macro_rules! operations {
+    ($($(#[$doc:meta])* $name:ident($($request:ty)?) -> $out:ty = $op:ident;)*) => {
+        impl $crate::rust_api::Client {
+            $($crate::rust_api::client::operations!(@method $(#[$doc])* $name($($request)?) -> $out = $op);)*
+        }
+    };
+    (@method $(#[$doc:meta])* $name:ident($request:ty) -> $out:ty = $op:ident) => {
+        $(#[$doc])*
+        pub async fn $name(&self, request: &$request) -> Result<$out, $crate::errors::Error> {
+            self.call(tunesmith_protocol::Op::$op, request).await
+        }
+    };
+    (@method $(#[$doc:meta])* $name:ident() -> $out:ty = $op:ident) => {
+        $(#[$doc])*
+        pub async fn $name(&self) -> Result<$out, $crate::errors::Error> {
+            self.call(tunesmith_protocol::Op::$op, &()).await
+        }
+    };
+}
+pub(super) use operations;
+
+/// `data` as the operation's record type: a success of another shape is an unexpected answer.
+pub(super) fn decode<T: DeserializeOwned>(op: Op, data: JsValue) -> Result<T, Error> {
+    serde_wasm_bindgen::from_value(data).map_err(|e| {
+        Error::unexpected(
+            op.endpoint().name,
+            &format!("a record of the declared shape ({e})"),
+            None,
+        )
+    })
 }

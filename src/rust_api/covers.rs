@@ -1,21 +1,10 @@
-//! Cover images of a music task (the cover family: its own envelope codes, 429 is a rate limit).
+//! Cover images of a music task (their own table of envelope codes: 429 is a rate limit there).
 
-use super::client::Client;
-use super::error::Error;
 use tunesmith_protocol::wire::{CoverRecord, GenerateCoverRequest, TaskCreated, TaskQuery};
-use tunesmith_protocol::Op;
 
-impl Client {
+super::client::operations! {
     /// Generates cover images (normally 2) for a music task.
-    pub async fn generate_cover(
-        &self,
-        request: &GenerateCoverRequest,
-    ) -> Result<TaskCreated, Error> {
-        self.call(Op::GenerateCover, request).await
-    }
-
+    generate_cover(GenerateCoverRequest) -> TaskCreated = GenerateCover;
     /// Status and images of a cover task.
-    pub async fn get_cover(&self, query: &TaskQuery) -> Result<CoverRecord, Error> {
-        self.call(Op::GetCover, query).await
-    }
+    get_cover(TaskQuery) -> CoverRecord = GetCover;
 }

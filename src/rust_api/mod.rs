@@ -1,14 +1,15 @@
 //! The typed Rust API, for Rust web apps (Leptos, Yew, Dioxus, plain wasm-bindgen): async
 //! methods over the protocol's own request and record structs.
 //!
-//! It shares the JavaScript client's core, `tunesmith_protocol`: the same validation rules (read
-//! through the same JSON `Fields` reader as the emulator's), the same envelope codes per family,
-//! the same credit-safe retry rules and `Retry-After`, the same waiter state machine. Requests are
-//! serialized with serde and sent with gloo-net; answers are decoded with serde-wasm-bindgen.
+//! It is a second face on the JavaScript client's driver (`crate::driver`): the same transport,
+//! attempts, envelope reader, errors and polling loop, over the same decisions of
+//! `tunesmith_protocol` (validation rules, read through the same JSON `Fields` reader as the
+//! emulator's; envelope codes per table; credit-safe retries; the waiter). This module only
+//! converts: requests are serialized with serde, answers decoded with serde-wasm-bindgen.
 //!
-//! Cancelling is dropping: a dropped future aborts its request in flight (an `AbortGuard` owns
-//! each attempt's `AbortController`) and clears its timers, so a component that unmounts, or a
-//! `select!` that picks another branch, leaves nothing running.
+//! Cancelling is dropping: a dropped future aborts its request in flight (the driver's
+//! `AbortGuard` owns each attempt's `AbortController`) and clears its timers, so a component that
+//! unmounts, or a `select!` that picks another branch, leaves nothing running.
 //!
 //! Behind the cargo feature `rust-api` (`tunesmith = { ..., features = ["rust-api"] }`), off for the
 //! npm build: none of it is exported to JavaScript, yet linking it in measured 123 B gzipped more
@@ -38,7 +39,7 @@
 //!         .await?;
 //!     let task = client
 //!         .wait_for(&created.task_id, WaitOptions::default(), |r: &MusicRecord| {
-//!             on_stage(r.observed().1)
+//!             on_stage(r.observed().stage)
 //!         })
 //!         .await?;
 //!     Ok(task.response.suno_data.into_iter().map(|t| t.audio_url).collect())
@@ -47,24 +48,23 @@
 
 mod client;
 mod covers;
-mod creations;
-mod envelope;
-mod error;
 mod lyrics;
+mod midi;
 mod music;
-mod retries;
-mod transport;
+mod personas;
+mod recovery;
 mod uploads;
 mod video;
-mod vocals;
+mod vocal_separation;
+mod voices;
 mod waiters;
 mod wav;
 
+pub use crate::errors::Error;
 pub use client::{Client, ClientConfig};
-pub use error::Error;
-pub use tunesmith_protocol::codes::ErrorKind;
+pub use tunesmith_protocol::codes::{ClientErrorKind, ErrorKind};
 pub use tunesmith_protocol::rules::RuleKind;
-pub use tunesmith_protocol::state::{Stage, TaskState};
-pub use tunesmith_protocol::waiter::TaskKind;
+pub use tunesmith_protocol::state::{Observed, Stage, TaskState};
 pub use tunesmith_protocol::wire::*;
+pub use tunesmith_protocol::TaskFamily;
 pub use waiters::{TaskRecord, WaitOptions};

@@ -1,61 +1,37 @@
 //! Music tasks: generation, extension, covers and extensions of uploads, add-instrumental and
-//! add-vocals; their status query; the style boost and the credit balance.
+//! add-vocals, sounds, replaced sections and mashups; their status query; the style boost and the
+//! credit balance.
 
-use super::client::Client;
-use super::error::Error;
 use tunesmith_protocol::wire::{
     AddInstrumentalRequest, AddVocalsRequest, BoostStyleRequest, ExtendRequest, GenerateRequest,
-    MusicRecord, StyleBoost, TaskCreated, TaskQuery, UploadCoverRequest, UploadExtendRequest,
+    GenerateSoundsRequest, MashupRequest, MusicRecord, ReplaceSectionRequest, StyleBoost,
+    TaskCreated, TaskQuery, UploadCoverRequest, UploadExtendRequest,
 };
-use tunesmith_protocol::Op;
 
-impl Client {
+super::client::operations! {
     /// Generates music: 2 tracks from a prompt (or lyrics, style and title in custom mode).
-    pub async fn generate(&self, request: &GenerateRequest) -> Result<TaskCreated, Error> {
-        self.call(Op::Generate, request).await
-    }
-
+    generate(GenerateRequest) -> TaskCreated = Generate;
     /// Extends a generated track from `continue_at` seconds (custom parameters) or with the
     /// source's own.
-    pub async fn extend(&self, request: &ExtendRequest) -> Result<TaskCreated, Error> {
-        self.call(Op::Extend, request).await
-    }
-
+    extend(ExtendRequest) -> TaskCreated = Extend;
     /// Covers an uploaded audio in a new style.
-    pub async fn upload_cover(&self, request: &UploadCoverRequest) -> Result<TaskCreated, Error> {
-        self.call(Op::UploadCover, request).await
-    }
-
+    upload_cover(UploadCoverRequest) -> TaskCreated = UploadCover;
     /// Extends an uploaded audio.
-    pub async fn upload_extend(&self, request: &UploadExtendRequest) -> Result<TaskCreated, Error> {
-        self.call(Op::UploadExtend, request).await
-    }
-
+    upload_extend(UploadExtendRequest) -> TaskCreated = UploadExtend;
     /// Generates an accompaniment for an uploaded vocal stem or melody.
-    pub async fn add_instrumental(
-        &self,
-        request: &AddInstrumentalRequest,
-    ) -> Result<TaskCreated, Error> {
-        self.call(Op::AddInstrumental, request).await
-    }
-
+    add_instrumental(AddInstrumentalRequest) -> TaskCreated = AddInstrumental;
     /// Layers generated vocals over an uploaded instrumental.
-    pub async fn add_vocals(&self, request: &AddVocalsRequest) -> Result<TaskCreated, Error> {
-        self.call(Op::AddVocals, request).await
-    }
-
+    add_vocals(AddVocalsRequest) -> TaskCreated = AddVocals;
     /// Boosts a style description (answers at once).
-    pub async fn boost_style(&self, request: &BoostStyleRequest) -> Result<StyleBoost, Error> {
-        self.call(Op::BoostStyle, request).await
-    }
-
+    boost_style(BoostStyleRequest) -> StyleBoost = BoostStyle;
     /// Status and tracks of a music task.
-    pub async fn get_task(&self, query: &TaskQuery) -> Result<MusicRecord, Error> {
-        self.call(Op::GetTask, query).await
-    }
-
+    get_task(TaskQuery) -> MusicRecord = GetTask;
     /// Remaining credits of the key.
-    pub async fn get_credits(&self) -> Result<f64, Error> {
-        self.call(Op::GetCredits, &()).await
-    }
+    get_credits() -> f64 = GetCredits;
+    /// Generates a sound or a seamless loop, with a tempo and a key (a music task).
+    generate_sounds(GenerateSoundsRequest) -> TaskCreated = GenerateSounds;
+    /// Regenerates a window of a track and keeps the rest (a music task).
+    replace_section(ReplaceSectionRequest) -> TaskCreated = ReplaceSection;
+    /// Mashes up two uploaded tracks into a new one (a music task).
+    mashup(MashupRequest) -> TaskCreated = Mashup;
 }

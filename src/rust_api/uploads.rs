@@ -1,25 +1,11 @@
 //! Uploads to the upload host, from a URL or as Base64 text. The multipart stream upload (a
 //! `File` with progress) stays with the JavaScript client.
 
-use super::client::Client;
-use super::error::Error;
 use tunesmith_protocol::wire::{UploadBase64Request, UploadFromUrlRequest, UploadRecord};
-use tunesmith_protocol::Op;
 
-impl Client {
+super::client::operations! {
     /// Stores a remote file (downloaded by the service within 30 s).
-    pub async fn upload_from_url(
-        &self,
-        request: &UploadFromUrlRequest,
-    ) -> Result<UploadRecord, Error> {
-        self.call(Op::UploadFromUrl, request).await
-    }
-
+    upload_from_url(UploadFromUrlRequest) -> UploadRecord = UploadFromUrl;
     /// Stores a file sent as Base64 text or a data URL (at most 10 MB).
-    pub async fn upload_base64(
-        &self,
-        request: &UploadBase64Request,
-    ) -> Result<UploadRecord, Error> {
-        self.call(Op::UploadBase64, request).await
-    }
+    upload_base64(UploadBase64Request) -> UploadRecord = UploadBase64;
 }

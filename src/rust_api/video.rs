@@ -1,21 +1,10 @@
 //! Music videos of generated tracks.
 
-use super::client::Client;
-use super::error::Error;
 use tunesmith_protocol::wire::{GenerateVideoRequest, TaskCreated, TaskQuery, VideoRecord};
-use tunesmith_protocol::Op;
 
-impl Client {
+super::client::operations! {
     /// Makes a music video of a track.
-    pub async fn generate_video(
-        &self,
-        request: &GenerateVideoRequest,
-    ) -> Result<TaskCreated, Error> {
-        self.call(Op::GenerateVideo, request).await
-    }
-
+    generate_video(GenerateVideoRequest) -> TaskCreated = GenerateVideo;
     /// Status and URL of a music video.
-    pub async fn get_video(&self, query: &TaskQuery) -> Result<VideoRecord, Error> {
-        self.call(Op::GetVideo, query).await
-    }
+    get_video(TaskQuery) -> VideoRecord = GetVideo;
 }

@@ -2,7 +2,7 @@
 //! (fetch does not). Same inputs and outcomes as `http::send`, so retries and errors stay shared.
 
 use super::progress::Progress;
-use crate::http::{Failure, Reply, Request};
+use crate::driver::{Failure, Reply, Request};
 use crate::js::get;
 use js_sys::{Function, Promise};
 use std::rc::Rc;

@@ -1,7 +1,8 @@
 //! Declared = returned: every record, answer and callback event the client hands back from the real
 //! emulator (every operation, success and failure, every family) is held against the declarations
 //! the package's TypeScript is generated from. Strict both ways: a missing field, a wrong type or a
-//! field nobody declared is a disagreement.
+//! field nobody declared is a disagreement. Over 400 lines on purpose: one walk through every
+//! operation, which a reader follows top to bottom.
 
 use super::common::*;
 use js_sys::{Array, Function, Object, Reflect};
@@ -170,28 +171,28 @@ async fn create_and_follow(
     let e = op.endpoint();
     let created = ok(call(client, e.name, &[js(request)])).await;
     tally.hold_record(&created, op.output(), e.name);
-    let kind = tunesmith_protocol::waiter::TaskKind::created_by(op).unwrap();
-    let record = kind.query().output();
+    let family = op.creates().unwrap();
+    let record = family.query().output();
     let task_id = prop_str(&created, "taskId");
     // The status query right away (usually still pending).
     let early = ok(call(
         client,
-        kind.query().endpoint().name,
+        family.query().endpoint().name,
         &[js(json!({ "taskId": task_id }))],
     ))
     .await;
     tally.hold_record(
         &early,
         record,
-        &format!("{} right after {}", kind.query().endpoint().name, e.name),
+        &format!("{} right after {}", family.query().endpoint().name, e.name),
     );
-    let (progress, outcome) = wait_collecting(client, kind.waiter_name(), &task_id).await;
+    let (progress, outcome) = wait_collecting(client, family.waiter_name(), &task_id).await;
     for p in &progress {
-        tally.hold_record(p, record, &format!("{} onProgress", kind.waiter_name()));
+        tally.hold_record(p, record, &format!("{} onProgress", family.waiter_name()));
     }
     match (outcome, expect_failure) {
         (Ok(done), false) => {
-            tally.hold_record(&done, record, &format!("{} final", kind.waiter_name()));
+            tally.hold_record(&done, record, &format!("{} final", family.waiter_name()));
             done
         }
         (Err(failed), true) => {
@@ -200,7 +201,7 @@ async fn create_and_follow(
             tally.hold_record(
                 &rec,
                 record,
-                &format!("{} failed record", kind.waiter_name()),
+                &format!("{} failed record", family.waiter_name()),
             );
             rec
         }
@@ -432,11 +433,11 @@ fn every_operation_of_the_table_is_a_client_method() {
         let name = op.endpoint().name;
         assert!(prop(&value, name).is_function(), "Client has no `{name}`");
     }
-    for kind in tunesmith_protocol::waiter::TaskKind::ALL {
+    for family in tunesmith_protocol::TaskFamily::ALL {
         assert!(
-            prop(&value, kind.waiter_name()).is_function(),
+            prop(&value, family.waiter_name()).is_function(),
             "{}",
-            kind.waiter_name()
+            family.waiter_name()
         );
     }
 }

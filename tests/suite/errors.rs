@@ -1,4 +1,5 @@
-//! Envelope codes map to the right class and `kind` per endpoint family; the key never leaks.
+//! Envelope codes map to the right class and `kind` per table of codes, in both faces; the key
+//! never leaks.
 
 use super::common::*;
 use serde_json::json;
@@ -13,7 +14,7 @@ fn emulate(code: u32) -> Option<JsValue> {
 }
 
 #[wasm_bindgen_test]
-async fn music_family_codes_map_to_kinds() {
+async fn music_table_codes_map_to_kinds() {
     let t = tag("music-codes");
     let client = client(&t);
     for (code, kind) in [
@@ -54,7 +55,7 @@ async fn music_family_codes_map_to_kinds() {
 }
 
 #[wasm_bindgen_test]
-async fn cover_family_codes_map_to_kinds() {
+async fn cover_table_codes_map_to_kinds() {
     let t = tag("cover-codes");
     let client = client(&t);
     for (code, kind) in [
@@ -119,7 +120,7 @@ async fn real_service_errors_are_typed() {
 }
 
 #[wasm_bindgen_test]
-async fn insufficient_credits_differ_per_family_and_create_nothing() {
+async fn insufficient_credits_differ_per_table_and_create_nothing() {
     let t = tag("credits");
     // A finished task of another key, so that the cover request names a real task.
     let rich = client(&t);
@@ -267,4 +268,81 @@ async fn a_huge_timeout_means_a_long_wait_not_an_immediate_timeout() {
     ))
     .await;
     assert!(prop(&credits, "credits").as_f64().is_some());
+}
+
+/// The Rust face's errors: the same kinds, read the same way.
+#[cfg(feature = "rust-api")]
+mod rust_face {
+    use crate::suite::common::{stats, tag, KEY};
+    use crate::suite::faces::rust::*;
+    use tunesmith::rust_api::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    async fn the_same_code_means_what_its_table_says() {
+        let t = tag("rs-tables-429");
+        let client = client_with(&t, 0, &[("X-Emulate-Code", "429")]);
+        let music = client
+            .generate(&generate_request(&t, "x"))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            music.api_kind(),
+            Some(ErrorKind::InsufficientCredits),
+            "{music}"
+        );
+        assert_eq!(music.kind().as_str(), "insufficient_credits");
+        assert_eq!((music.code(), music.status()), (Some(429), Some(200)));
+        assert!(music.request_id().is_some_and(|r| !r.is_empty()));
+        assert!(
+            !music.retryable(),
+            "a create with no credits must not be repeated"
+        );
+        assert_eq!(music.attempts(), 1);
+
+        let cover = client
+            .get_cover(&TaskQuery {
+                task_id: "any".into(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(cover.api_kind(), Some(ErrorKind::RateLimited), "{cover}");
+        assert_eq!(cover.code(), Some(429));
+        assert!(cover.retryable(), "a rate-limited query may be repeated");
+        assert_eq!(cover.attempts(), 1, "max_retries 0");
+
+        for e in [&music, &cover] {
+            assert!(!format!("{e} {e:?}").contains(KEY), "the key leaked: {e:?}");
+        }
+        assert!(!format!("{:?}", client.config()).contains(KEY));
+        assert_eq!(
+            stats(&t).await,
+            (2, 0),
+            "X-Emulate-Code answers create nothing"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    async fn an_unknown_task_is_not_found_and_a_failed_task_is_task_failed() {
+        let t = tag("rs-not-found");
+        let client = client(&t);
+        let e = client
+            .get_task(&TaskQuery {
+                task_id: "no-such-task".into(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.api_kind(), Some(ErrorKind::NotFound), "{e}");
+        let created = client
+            .generate(&generate_request(&t, "emulate:GENERATE_AUDIO_FAILED"))
+            .await
+            .unwrap();
+        let e = client
+            .wait_for_task(&created.task_id, fast())
+            .await
+            .unwrap_err();
+        assert_eq!(e.kind(), ClientErrorKind::TaskFailed, "{e:?}");
+        assert_eq!(e.task_id(), Some(created.task_id.as_str()));
+        assert_eq!(e.task_status().as_deref(), Some("GENERATE_AUDIO_FAILED"));
+    }
 }

@@ -1,4 +1,5 @@
-//! The client suite, shared by the Node and the Chromium test binaries.
+//! The client suite, shared by the Node and the Chromium test binaries: one file per behaviour, each
+//! run for both faces (the JavaScript `Client`, the Rust `rust_api::Client`) where both have it.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -9,11 +10,20 @@
 )]
 
 mod callbacks;
+mod cancellation;
 pub mod common;
 mod declared;
 mod errors;
-mod newer;
+mod faces;
+mod midi_and_recovery;
+mod music_variants;
 mod operations;
+mod personas_and_voices;
 mod retries;
+mod settings;
+mod songs;
 mod validation;
+mod wait_on_creates;
 mod waiters;
+mod waiting;
+mod watch;

@@ -165,3 +165,253 @@ async fn failure_statuses_normalize_to_failed() {
     assert_eq!(prop_str(&record, "stage"), "error");
     assert_eq!(prop_str(&record, "status"), "SENSITIVE_WORD_ERROR");
 }
+
+/// Every operation through the Rust face: requests serialized from the protocol's structs, answers decoded into its records.
+#[cfg(feature = "rust-api")]
+mod rust_face {
+    use crate::suite::common::{callback_url, tag};
+    use crate::suite::faces::rust::*;
+    use tunesmith::rust_api::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    async fn every_family_creates_waits_and_decodes() {
+        let t = tag("rs-families");
+        let client = client(&t);
+        let music = finished_music_task(&client, &t).await;
+        let task_id = music.task_id.clone();
+        let audio_id = music.response.suno_data[0].id.clone();
+        let cb = callback_url(&t);
+
+        let cover = client
+            .generate_cover(&GenerateCoverRequest {
+                task_id: task_id.clone(),
+                call_back_url: cb.clone(),
+            })
+            .await
+            .unwrap();
+        let cover = client.wait_for_cover(&cover.task_id, fast()).await.unwrap();
+        assert!(!cover.response.unwrap().images.is_empty());
+
+        let wav = client
+            .convert_to_wav(&ConvertToWavRequest {
+                audio_id: Some(audio_id.clone()),
+                call_back_url: Some(cb.clone()),
+                ..ConvertToWavRequest::default()
+            })
+            .await
+            .unwrap();
+        let wav = client.wait_for_wav(&wav.task_id, fast()).await.unwrap();
+        assert!(wav.response.unwrap().audio_wav_url.starts_with("http"));
+
+        let lyrics = client
+            .generate_lyrics(&GenerateLyricsRequest {
+                prompt: "the sea at night".into(),
+                call_back_url: cb.clone(),
+            })
+            .await
+            .unwrap();
+        let lyrics = client
+            .wait_for_lyrics(&lyrics.task_id, fast())
+            .await
+            .unwrap();
+        assert!(!lyrics.response.unwrap().lyrics_data.is_empty());
+
+        let stems = client
+            .separate_vocals(&SeparateVocalsRequest {
+                task_id: task_id.clone(),
+                audio_id: audio_id.clone(),
+                call_back_url: cb.clone(),
+                r#type: Some("separate_vocal".into()),
+                stem_name: None,
+            })
+            .await
+            .unwrap();
+        let stems = client
+            .wait_for_vocal_separation(&stems.task_id, fast())
+            .await
+            .unwrap();
+        assert!(stems.response.unwrap().vocal_url.is_some());
+
+        let video = client
+            .generate_video(&GenerateVideoRequest {
+                task_id: task_id.clone(),
+                audio_id: audio_id.clone(),
+                call_back_url: cb.clone(),
+                author: Some("me".into()),
+                ..GenerateVideoRequest::default()
+            })
+            .await
+            .unwrap();
+        let video = client.wait_for_video(&video.task_id, fast()).await.unwrap();
+        assert!(video.response.unwrap().video_url.starts_with("http"));
+
+        let aligned = client
+            .get_timestamped_lyrics(&TimestampedLyricsRequest {
+                task_id: task_id.clone(),
+                audio_id: Some(audio_id.clone()),
+                ..TimestampedLyricsRequest::default()
+            })
+            .await
+            .unwrap();
+        assert!(!aligned.aligned_words.is_empty());
+
+        let boost = client
+            .boost_style(&BoostStyleRequest {
+                content: "warm lo-fi".into(),
+            })
+            .await
+            .unwrap();
+        assert!(!boost.result.is_empty());
+        assert!(client.get_credits().await.unwrap() >= 0.0);
+
+        // A real audio file (the emulator fails a task whose source is not audio).
+        let upload_url = music.response.suno_data[0].audio_url.clone();
+        let extended = client
+            .upload_extend(&UploadExtendRequest {
+                upload_url: upload_url.clone(),
+                default_param_flag: true,
+                continue_at: Some(5.0),
+                model: "V6_MINI".into(),
+                style: Some("lofi".into()),
+                title: Some("Longer".into()),
+                instrumental: Some(true),
+                call_back_url: cb.clone(),
+                ..UploadExtendRequest::default()
+            })
+            .await
+            .unwrap();
+        assert!(!extended.task_id.is_empty());
+    }
+
+    #[wasm_bindgen_test]
+    async fn uploads_go_to_the_upload_host() {
+        let t = tag("rs-uploads");
+        let client = client(&t);
+        let stored = client
+            .upload_base64(&UploadBase64Request {
+                base64_data: "data:text/plain;base64,aGVsbG8=".into(),
+                file_name: Some("hello.txt".into()),
+                ..UploadBase64Request::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(stored.file_name, "hello.txt");
+        assert_eq!(stored.file_size, 5);
+        let fetched = client
+            .upload_from_url(&UploadFromUrlRequest {
+                file_url: stored.download_url.clone(),
+                upload_path: Some("copies".into()),
+                ..UploadFromUrlRequest::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(fetched.file_size, 5);
+        assert_eq!(fetched.upload_path, "copies");
+    }
+
+    #[wasm_bindgen_test]
+    async fn personas_sounds_midi_and_recovery_decode_into_their_records() {
+        let t = tag("rs-newer");
+        let client = client(&t);
+        let music = finished_music_task(&client, &t).await;
+        let track = &music.response.suno_data[0];
+        let cb = callback_url(&t);
+
+        let persona = client
+            .generate_persona(&GeneratePersonaRequest {
+                task_id: music.task_id.clone(),
+                audio_id: track.id.clone(),
+                name: "Calm".into(),
+                description: "Soft piano".into(),
+                vocal_end: Some(track.duration.min(30.0).floor()),
+                ..GeneratePersonaRequest::default()
+            })
+            .await
+            .unwrap();
+        assert!(!persona.persona_id.is_empty());
+        assert_eq!(persona.name, "Calm");
+
+        let sounds = client
+            .generate_sounds(&GenerateSoundsRequest {
+                prompt: "a drum loop".into(),
+                model: "V5".into(),
+                sound_loop: Some(true),
+                sound_tempo: Some(120),
+                sound_key: Some("C".into()),
+                ..GenerateSoundsRequest::default()
+            })
+            .await
+            .unwrap();
+        let sounds = client.wait_for_task(&sounds.task_id, fast()).await.unwrap();
+        assert_eq!(sounds.state(), TaskState::Succeeded);
+
+        let separation = client
+            .separate_vocals(&SeparateVocalsRequest {
+                task_id: music.task_id.clone(),
+                audio_id: track.id.clone(),
+                call_back_url: cb.clone(),
+                r#type: Some("split_stem".into()),
+                stem_name: None,
+            })
+            .await
+            .unwrap();
+        let separation = client
+            .wait_for_vocal_separation(&separation.task_id, fast())
+            .await
+            .unwrap();
+        let stems = separation.response.unwrap().origin_data.unwrap_or_default();
+        assert!(!stems.is_empty());
+        let midi = client
+            .generate_midi(&GenerateMidiRequest {
+                task_id: separation.task_id.clone(),
+                call_back_url: cb.clone(),
+                audio_id: Some(stems[0].id.clone()),
+            })
+            .await
+            .unwrap();
+        let midi = client.wait_for_midi(&midi.task_id, fast()).await.unwrap();
+        assert_eq!(midi.success_flag, 1);
+        let data = midi.midi_data.unwrap();
+        assert!(data.instruments.iter().any(|i| !i.notes.is_empty()));
+
+        let recovery = client
+            .recover_audio(&RecoverAudioRequest {
+                suno_task_id: music.task_id.clone(),
+                call_back_url: cb.clone(),
+            })
+            .await
+            .unwrap();
+        let recovered = client
+            .wait_for_recovery(&recovery.task_id, fast())
+            .await
+            .unwrap();
+        assert_eq!(recovered.code, 200);
+        assert_eq!(recovered.task_id, recovery.task_id);
+        assert_eq!(
+            recovered.data.unwrap_or_default().len(),
+            music.response.suno_data.len()
+        );
+
+        // Refused before sending: a MIDI of no task, a sounds model other than V5.
+        let refused = client
+            .generate_sounds(&GenerateSoundsRequest {
+                prompt: "p".into(),
+                model: "V6".into(),
+                ..GenerateSoundsRequest::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(refused.kind(), ClientErrorKind::Validation, "{refused:?}");
+        // The service's refusal: a MIDI of a task that is not a vocal separation.
+        let not_separation = client
+            .generate_midi(&GenerateMidiRequest {
+                task_id: music.task_id.clone(),
+                call_back_url: cb,
+                audio_id: None,
+            })
+            .await
+            .unwrap_err();
+        assert!(not_separation.api_kind().is_some(), "{not_separation:?}");
+    }
+}

@@ -1,64 +1,115 @@
-//! Retries, Retry-After, timeouts, cancellation, custom fetch and key functions, against the emulator.
+//! Retries by both faces, as the protocol's credit-safe rules decide: a query is tried again, a
+//! create only when the service said it did nothing; `Retry-After` is honoured; a slow answer is a
+//! timeout, an unreachable host a network error.
 
 use super::common::*;
-use js_sys::Function;
+use super::faces::{Setup, FACES};
 use serde_json::json;
-use tunesmith::Client;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn generate_request(t: &str) -> JsValue {
-    js(
-        json!({ "customMode": false, "instrumental": true, "model": "V6", "callBackUrl": callback_url(t), "prompt": "retry" }),
-    )
+/// A query (free, safe to repeat) is tried again after server errors, until it succeeds.
+#[wasm_bindgen_test]
+async fn a_query_is_retried_after_server_errors() {
+    for face in FACES {
+        let t = tag(&format!("query-retry-{face:?}"));
+        arm_fault(
+            &t,
+            json!({ "code": 500, "times": 2, "ops": ["getCredits"] }),
+        )
+        .await;
+        face.get_credits(&Setup::new(&t)).await.unwrap();
+        assert_eq!(stats(&t).await.0, 3, "{face:?}: two 500s, then success");
+    }
 }
 
+/// A create after a 500 may have started a charged task: it is not tried again.
 #[wasm_bindgen_test]
-async fn queries_retry_server_errors_until_success() {
-    let t = tag("query-retry");
-    arm_fault(
-        &t,
-        json!({ "code": 500, "times": 2, "ops": ["getCredits"] }),
-    )
-    .await;
-    let client = client(&t);
-    ok(client.get_credits(JsValue::UNDEFINED, None)).await;
-    assert_eq!(stats(&t).await.0, 3, "two 500s, then success");
+async fn a_create_is_not_retried_after_a_500() {
+    for face in FACES {
+        let t = tag(&format!("create-500-{face:?}"));
+        arm_fault(&t, json!({ "code": 500, "times": 1, "ops": ["generate"] })).await;
+        let e = face.generate(&Setup::new(&t), "retry").await.unwrap_err();
+        assert_eq!(
+            (e.kind.as_str(), e.attempts, e.retryable),
+            ("server", 1, false),
+            "{face:?}"
+        );
+        assert!(e.class.as_deref().is_none_or(|c| c == "ApiError"), "{e:?}");
+        assert_eq!(
+            stats(&t).await,
+            (1, 0),
+            "{face:?}: one request, no second task"
+        );
+    }
 }
 
+/// A rate limit means the service did nothing: the create is tried again once `Retry-After` has
+/// passed, and exactly one task is made.
 #[wasm_bindgen_test]
-async fn creates_are_never_retried_after_a_500() {
-    let t = tag("create-500");
-    arm_fault(&t, json!({ "code": 500, "times": 1, "ops": ["generate"] })).await;
-    let client = client(&t);
-    let e = err(client.generate(generate_request(&t), None)).await;
-    assert_class(&e, "ApiError");
-    assert_eq!(prop_str(&e, "kind"), "server");
-    assert_eq!(prop(&e, "attempts").as_f64(), Some(1.0));
-    assert_eq!(prop(&e, "retryable").as_bool(), Some(false));
-    assert_eq!(stats(&t).await, (1, 0), "one request, no second task");
+async fn a_rate_limited_create_is_retried_after_retry_after_and_creates_one_task() {
+    for face in FACES {
+        let t = tag(&format!("create-430-{face:?}"));
+        arm_fault(
+            &t,
+            json!({ "code": 430, "times": 1, "retryAfterMs": 300, "ops": ["generate"] }),
+        )
+        .await;
+        let task_id = face.generate(&Setup::new(&t), "retry").await.unwrap();
+        assert!(!task_id.is_empty());
+        assert_eq!(stats(&t).await, (2, 1), "{face:?}");
+        let log = requests(&t).await;
+        let at = |r: &JsValue| js_sys::Date::parse(&prop_str(r, "at"));
+        let gap = at(&log[1]) - at(&log[0]);
+        assert!(gap >= 290.0, "{face:?}: retried after {gap} ms");
+    }
 }
 
+/// An answer slower than the per-attempt timeout is a timeout.
 #[wasm_bindgen_test]
-async fn creates_retry_rate_limits_and_create_exactly_one_task() {
-    let t = tag("create-430");
-    arm_fault(
-        &t,
-        json!({ "code": 430, "times": 1, "retryAfterMs": 300, "ops": ["generate"] }),
-    )
-    .await;
-    let client = client(&t);
-    let created = ok(client.generate(generate_request(&t), None)).await;
-    assert!(!prop_str(&created, "taskId").is_empty());
-    assert_eq!(stats(&t).await, (2, 1));
-    // Retry-After was honoured: the second attempt came no sooner than the service asked.
-    let log = requests(&t).await;
-    let at = |r: &JsValue| js_sys::Date::parse(&prop_str(r, "at"));
-    assert!(
-        at(&log[1]) - at(&log[0]) >= 290.0,
-        "retried after {} ms",
-        at(&log[1]) - at(&log[0])
-    );
+async fn a_slow_answer_is_a_timeout() {
+    for face in FACES {
+        let t = tag(&format!("timeout-{face:?}"));
+        arm_fault(
+            &t,
+            json!({ "delayMs": 3000, "times": 1, "ops": ["getCredits"] }),
+        )
+        .await;
+        let setup = Setup {
+            max_retries: 0,
+            timeout_ms: Some(200),
+            ..Setup::new(&t)
+        };
+        let e = face.get_credits(&setup).await.unwrap_err();
+        assert_eq!(e.kind, "timeout", "{face:?}");
+        assert!(
+            e.class.as_deref().is_none_or(|c| c == "TimeoutError"),
+            "{e:?}"
+        );
+    }
+}
+
+/// No answer at all is a network error: a query is tried again, a create is not.
+#[wasm_bindgen_test]
+async fn an_unreachable_host_is_a_network_error_retried_for_queries_only() {
+    for face in FACES {
+        let setup = Setup {
+            max_retries: 1,
+            base_url: Some("http://127.0.0.1:9"),
+            ..Setup::new("unreachable")
+        };
+        let e = face.get_credits(&setup).await.unwrap_err();
+        assert_eq!((e.kind.as_str(), e.attempts), ("network", 2), "{face:?}");
+        assert!(
+            e.class.as_deref().is_none_or(|c| c == "NetworkError"),
+            "{e:?}"
+        );
+        let e = face.generate(&setup, "net").await.unwrap_err();
+        assert_eq!(
+            e.attempts, 1,
+            "{face:?}: a create is not retried after a network error"
+        );
+    }
 }
 
 #[wasm_bindgen_test]
@@ -78,159 +129,4 @@ async fn max_retries_zero_turns_retries_off_and_errors_count_attempts() {
     let e = err(client.get_task(js(json!({ "taskId": "x" })), None)).await;
     assert_eq!(prop(&e, "attempts").as_f64(), Some(3.0));
     assert_eq!(stats(&t).await.0, 4);
-}
-
-#[wasm_bindgen_test]
-async fn timeouts_reject_with_timeout_error() {
-    let t = tag("timeout");
-    arm_fault(
-        &t,
-        json!({ "delayMs": 3000, "times": 1, "ops": ["getCredits"] }),
-    )
-    .await;
-    let client = client_with(&t, json!({ "maxRetries": 0, "timeoutMs": 200 }));
-    let e = err(client.get_credits(JsValue::UNDEFINED, None)).await;
-    assert_class(&e, "TimeoutError");
-    assert_eq!(prop_str(&e, "kind"), "timeout");
-}
-
-#[wasm_bindgen_test]
-async fn abort_stops_a_request_in_flight() {
-    let t = tag("abort-flight");
-    arm_fault(
-        &t,
-        json!({ "delayMs": 5000, "times": 1, "ops": ["getCredits"] }),
-    )
-    .await;
-    let client = client(&t);
-    let controller = abort_controller();
-    let opts = signal_options(&controller);
-    let pending = client.get_credits(JsValue::UNDEFINED, Some(opts));
-    sleep(100).await;
-    controller.abort();
-    let e = err(pending).await;
-    assert_class(&e, "AbortError");
-    assert_eq!(prop(&e, "attempts").as_f64(), Some(1.0));
-    // The emulator logs a request when it answers; an aborted one may never be answered.
-    assert!(stats(&t).await.0 <= 1, "no retry after an abort");
-}
-
-#[wasm_bindgen_test]
-async fn abort_stops_a_backoff_sleep() {
-    let t = tag("abort-backoff");
-    arm_fault(
-        &t,
-        json!({ "code": 430, "times": 1, "retryAfterMs": 20000, "ops": ["getCredits"] }),
-    )
-    .await;
-    let client = client(&t);
-    let controller = abort_controller();
-    let opts = signal_options(&controller);
-    let pending = client.get_credits(JsValue::UNDEFINED, Some(opts));
-    sleep(300).await;
-    controller.abort();
-    let e = err(pending).await;
-    assert_class(&e, "AbortError");
-    assert_eq!(stats(&t).await.0, 1, "no second attempt after the abort");
-}
-
-#[wasm_bindgen_test]
-async fn an_aborted_signal_sends_nothing() {
-    let t = tag("pre-aborted");
-    let client = client(&t);
-    let controller = abort_controller();
-    controller.abort();
-    let opts = signal_options(&controller);
-    let e = err(client.get_credits(JsValue::UNDEFINED, Some(opts))).await;
-    assert_class(&e, "AbortError");
-    assert_eq!(stats(&t).await.0, 0);
-}
-
-#[wasm_bindgen_test]
-async fn network_errors_are_typed_and_retried_for_queries() {
-    let client = Client::new(Some(
-        js(json!({ "baseUrl": "http://127.0.0.1:9", "apiKey": KEY, "dangerouslyAllowBrowser": true, "maxRetries": 1 }))
-            .unchecked_into(),
-    ))
-    .unwrap();
-    let e = err(client.get_credits(JsValue::UNDEFINED, None)).await;
-    assert_class(&e, "NetworkError");
-    assert_eq!(prop(&e, "attempts").as_f64(), Some(2.0));
-    assert!(!prop(&e, "cause").is_undefined());
-    let e = err(client.generate(generate_request("net"), None)).await;
-    assert_eq!(
-        prop(&e, "attempts").as_f64(),
-        Some(1.0),
-        "a create is not retried after a network error"
-    );
-}
-
-#[wasm_bindgen_test]
-async fn a_custom_fetch_and_an_api_key_function_are_used() {
-    let t = tag("custom-fetch");
-    let counter = js(json!({ "calls": 0, "keys": 0 }));
-    let fetch = Function::new_with_args(
-        "counter, url, init",
-        "counter.calls += 1; return globalThis.fetch(url, init);",
-    )
-    .bind1(&JsValue::NULL, &counter);
-    let api_key = Function::new_with_args(
-        "counter, key",
-        "counter.keys += 1; return Promise.resolve(key);",
-    )
-    .bind2(&JsValue::NULL, &counter, &JsValue::from_str(KEY));
-    let opts = options(&t, json!({}));
-    js_sys::Reflect::set(&opts, &"fetch".into(), &fetch).unwrap();
-    js_sys::Reflect::set(&opts, &"apiKey".into(), &api_key).unwrap();
-    js_sys::Reflect::delete_property(
-        opts.unchecked_ref::<js_sys::Object>(),
-        &"dangerouslyAllowBrowser".into(),
-    )
-    .unwrap();
-    let client = Client::new(Some(opts.unchecked_into())).unwrap();
-    let credits = ok(client.get_credits(JsValue::UNDEFINED, None)).await;
-    assert!(prop(&credits, "credits").as_f64().is_some());
-    assert_eq!(prop(&counter, "calls").as_f64(), Some(1.0));
-    assert_eq!(prop(&counter, "keys").as_f64(), Some(1.0));
-    assert_eq!(stats(&t).await.0, 1);
-}
-
-#[wasm_bindgen_test]
-async fn a_failing_api_key_function_is_a_typed_error() {
-    let api_key = Function::new_no_args("return Promise.reject(new Error('backend down'))");
-    let opts = js(json!({ "baseUrl": MUSIC }));
-    js_sys::Reflect::set(&opts, &"apiKey".into(), &api_key).unwrap();
-    let client = Client::new(Some(opts.unchecked_into())).unwrap();
-    let e = err(client.get_credits(JsValue::UNDEFINED, None)).await;
-    assert_class(&e, "TunesmithError");
-    assert_eq!(prop_str(&e, "kind"), "configuration");
-    assert_eq!(message(&prop(&e, "cause")), "backend down");
-}
-
-/// In a page, a literal key needs `dangerouslyAllowBrowser`; in Node and workers it does not.
-#[wasm_bindgen_test]
-fn the_browser_key_guard_throws_only_in_pages() {
-    let in_page = !prop(&js_sys::global(), "document").is_undefined();
-    let literal = js(json!({ "baseUrl": MUSIC, "apiKey": "secret-literal-key" }));
-    match Client::new(Some(literal.unchecked_into())) {
-        Ok(_) => assert!(!in_page, "a page must refuse a literal key"),
-        Err(e) => {
-            assert!(in_page, "outside a page a literal key is fine");
-            assert_class(&e, "TunesmithError");
-            assert_eq!(prop_str(&e, "kind"), "configuration");
-            let m = message(&e);
-            assert!(
-                m.contains("baseUrl")
-                    && m.contains("function")
-                    && m.contains("dangerouslyAllowBrowser"),
-                "{m}"
-            );
-            assert!(!m.contains("secret-literal-key"));
-        }
-    }
-    // The two safe ways are accepted in a page.
-    Client::new(Some(js(json!({ "baseUrl": MUSIC })).unchecked_into())).unwrap();
-    let f = js(json!({ "baseUrl": MUSIC }));
-    js_sys::Reflect::set(&f, &"apiKey".into(), &Function::new_no_args("return 'k'")).unwrap();
-    Client::new(Some(f.unchecked_into())).unwrap();
 }

@@ -1,5 +1,6 @@
-//! Every rule of the spec is refused before the network: `ValidationError` names the field and the
-//! rule, and the emulator sees no request.
+//! Every rule of the spec is refused before the network, by both faces: the error names the field
+//! and the rule, and the emulator sees no request. Over 400 lines on purpose: its first test is one
+//! table of every rule, read row by row like the endpoint table it checks.
 
 use super::common::*;
 use js_sys::Promise;
@@ -348,26 +349,6 @@ async fn requests_that_are_not_objects_are_refused() {
 }
 
 #[wasm_bindgen_test]
-fn bad_client_options_throw_typed_errors() {
-    for (extra, field) in [
-        (json!({ "baseUrl": "ftp://x" }), "baseUrl"),
-        (json!({ "maxRetries": -1 }), "maxRetries"),
-        (json!({ "maxRetries": 2.5 }), "maxRetries"),
-        (json!({ "timeoutMs": 0 }), "timeoutMs"),
-        (json!({ "apiKey": 42 }), "apiKey"),
-        (json!({ "headers": { "X-A": 1 } }), "headers"),
-    ] {
-        let opts = options("opts", extra);
-        let e = match Client::new(Some(wasm_bindgen::JsCast::unchecked_into(opts))) {
-            Ok(_) => panic!("{field}: accepted"),
-            Err(e) => e,
-        };
-        assert_class(&e, "ValidationError");
-        assert_eq!(prop_str(&e, "field"), field);
-    }
-}
-
-#[wasm_bindgen_test]
 async fn unknown_fields_are_refused_with_the_closest_name_and_extra_fields_pass_through() {
     let t = tag("unknown-fields");
     let client = client(&t);
@@ -411,4 +392,127 @@ async fn unknown_fields_are_refused_with_the_closest_name_and_extra_fields_pass_
     let e =
         err(client.get_credits(JsValue::UNDEFINED, Some(js(json!({ "extraFields": 5 }))))).await;
     assert_eq!(prop_str(&e, "field"), "extraFields");
+}
+
+#[wasm_bindgen_test]
+async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent() {
+    let t = tag("stated-rules");
+    let client = client(&t);
+    let cb = callback_url(&t);
+    let long = "p".repeat(1200);
+    let cases = [
+        // Non-custom mode: a prompt is required, at most 500 characters.
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }),
+            "prompt",
+            "required",
+        ),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": long }),
+            "prompt",
+            "max_length",
+        ),
+        // Custom mode: style and title, and the lyrics unless instrumental.
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }),
+            "style",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }),
+            "title",
+            "required",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }),
+            "prompt",
+            "required",
+        ),
+        // The limits depend on the model: V4 titles are at most 80 characters.
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "jazz", "title": "t".repeat(81) }),
+            "title",
+            "max_length",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V4", "callBackUrl": cb, "style": "s".repeat(201), "title": "t" }),
+            "style",
+            "max_length",
+        ),
+    ];
+    for (request, field, rule) in cases {
+        let e = err(client.generate(js(request.clone()), None)).await;
+        assert_class(&e, "ValidationError");
+        assert_eq!(
+            (
+                prop_str(&e, "field").as_str(),
+                prop_str(&e, "rule").as_str()
+            ),
+            (field, rule),
+            "{request}: {}",
+            message(&e)
+        );
+    }
+    let e = err(client.separate_vocals(
+        js(json!({ "taskId": "t", "audioId": "a", "callBackUrl": cb, "type": "split_stem_advanced" })),
+        None,
+    ))
+    .await;
+    assert_eq!(
+        (
+            prop_str(&e, "field").as_str(),
+            prop_str(&e, "rule").as_str()
+        ),
+        ("stemName", "required")
+    );
+    assert_eq!(stats(&t).await, (0, 0), "nothing reached the service");
+}
+
+/// The Rust face refuses what the same rules refuse, before anything is sent.
+#[cfg(feature = "rust-api")]
+mod rust_face {
+    use crate::suite::common::{stats, tag};
+    use crate::suite::faces::rust::*;
+    use tunesmith::rust_api::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    async fn invalid_requests_are_refused_before_anything_is_sent() {
+        let t = tag("rs-validation");
+        let client = client(&t);
+        let mut bad_model = generate_request(&t, "x");
+        bad_model.model = "V9".into();
+        let e = client.generate(&bad_model).await.unwrap_err();
+        assert_eq!(e.kind(), ClientErrorKind::Validation, "{e:?}");
+        assert_eq!(
+            (e.field(), e.rule()),
+            (Some("model"), Some(RuleKind::OneOf))
+        );
+        let custom_without_prompt = ExtendRequest {
+            default_param_flag: true,
+            audio_id: "a1".into(),
+            call_back_url: "https://example.com/cb".into(),
+            ..ExtendRequest::default()
+        };
+        let e = client.extend(&custom_without_prompt).await.unwrap_err();
+        assert_eq!(e.kind().as_str(), "validation");
+        assert_eq!(
+            (e.field(), e.rule()),
+            (Some("prompt"), Some(RuleKind::Required))
+        );
+        let e = client
+            .convert_to_wav(&ConvertToWavRequest::default())
+            .await
+            .unwrap_err();
+        assert_eq!(e.rule(), Some(RuleKind::Dependency), "{e:?}");
+        let e = client
+            .get_task(&TaskQuery {
+                task_id: " ".into(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.rule(), Some(RuleKind::Required), "{e:?}");
+        assert!(client.wait_for_task("", fast()).await.is_err());
+        assert_eq!(stats(&t).await, (0, 0), "nothing reached the emulator");
+    }
 }

@@ -68,7 +68,7 @@ export function uploadHost(doc) {
 export const hasPath = (doc, path) => Boolean(doc?.paths?.[path]);
 
 /**
- * One operation as the document describes it: `{ name, summary, codes, family, credits, fields }`, each
+ * One operation as the document describes it: `{ name, summary, codes, codeTable, credits, fields }`, each
  * field `{ name, required, type, enum, minimum, maximum, multipleOf, maxLength, description }`
  * in the document's order. Null when the document does not have it.
  */
@@ -85,7 +85,7 @@ export function describeOperation(doc, name) {
         name,
         summary: op.summary ?? "",
         codes: answerCodes(op),
-        family: op["x-family"] ?? null,
+        codeTable: op["x-code-table"] ?? null,
         credits: op["x-credits"] ?? null,
         fields: [...params, ...props].map(([fieldName, s]) => ({ name: fieldName, ...s })),
       };

@@ -67,8 +67,8 @@ pub const ENV_UPLOAD_URL: &str = "TUNESMITH_TEST_UPLOAD_URL";
 pub const ENV_API_KEY: &str = "TUNESMITH_TEST_API_KEY";
 pub const ENV_SPARE_KEY: &str = "TUNESMITH_TEST_SPARE_KEY";
 
-/// The cargo feature of the typed Rust API: off in the npm build, on for its lint and its suites
-/// (tests/node_rust_api.rs, tests/browser_rust_api.rs).
+/// The cargo feature of the typed Rust API: off in the npm build, on for its lint and for the
+/// suites, which run each behaviour through both faces (tests/suite/faces.rs).
 const RUST_API: &str = "rust-api";
 
 const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -119,7 +119,7 @@ pub fn run(opts: &Options) -> Result<bool> {
             break;
         }
     }
-    // The keys the suites ran with must appear in nothing they printed (issue 13, secrets).
+    // The keys the suites ran with must appear in nothing they printed.
     if !ctx.outputs.is_empty() && ctx.summary.ok() {
         let started = Instant::now();
         println!("\n==== secrets ====");

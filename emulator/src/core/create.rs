@@ -2,7 +2,6 @@
 //! record that make it exist. Starting its callbacks is the caller's business.
 
 use serde_json::{Map, Value};
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
 
 use super::cost::cost;
@@ -26,7 +25,7 @@ pub struct Context<'a> {
 
 /// A new task of `op` for `param`: id, timeline and seed set; family fields left to the caller.
 pub fn draft(op: Op, param: Map<String, Value>, cx: Context<'_>) -> Result<Task, CoreError> {
-    let kind = TaskKind::created_by(op).ok_or(CoreError::NotATaskOperation)?;
+    let kind = op.creates().ok_or(CoreError::NotATaskOperation)?;
     let token = emulate_token(&param);
     let name = op.endpoint().name;
     let canonical = serde_json::to_vec(&param).unwrap_or_default();

@@ -95,9 +95,9 @@ mod tests {
     use crate::core::plan::plan;
     use crate::core::task::Task;
     use serde_json::Map;
-    use tunesmith_protocol::waiter::TaskKind;
+    use tunesmith_protocol::TaskFamily;
 
-    fn task(kind: TaskKind) -> Task {
+    fn task(kind: TaskFamily) -> Task {
         Task {
             id: "t".into(),
             kind,
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn music_posts_each_stage_when_due_and_retries_on_the_clock() {
-        let t = task(TaskKind::Music);
+        let t = task(TaskFamily::Music);
         let mut d = Delivery::default();
         assert_eq!(d.poll(&t, 1_050), Step::WaitUntil(1_100));
         assert_eq!(d.poll(&t, 1_100), Step::Post(0));
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn three_failures_in_a_row_stop_delivery() {
-        let t = task(TaskKind::Music);
+        let t = task(TaskFamily::Music);
         let mut d = Delivery::default();
         for _ in 0..MAX_CONSECUTIVE_FAILURES {
             d.on_failed(1_100, 30);
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn other_families_call_back_once_at_the_end() {
-        let t = task(TaskKind::Cover);
+        let t = task(TaskFamily::Cover);
         let d = Delivery::default();
         assert_eq!(t.phases.len(), 2);
         assert_eq!(d.poll(&t, 1_100), Step::WaitUntil(1_200));

@@ -1,5 +1,5 @@
 //! What the core refuses, in its own words: the HTTP edge maps each to the envelope code of the
-//! endpoint family (`http/envelope.rs`).
+//! endpoint's table of codes (`http/envelope.rs`).
 
 use std::fmt;
 

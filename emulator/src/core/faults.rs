@@ -7,17 +7,17 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 use tunesmith_protocol::codes::classify;
-use tunesmith_protocol::Family;
+use tunesmith_protocol::CodeTable;
 
 use super::bounds::{at_most, between, Bound};
 
 /// Retry-After of emulated and random answers that call for one.
 pub const DEFAULT_RETRY_AFTER_MS: u64 = 1000;
 
-/// The Retry-After an answer of `code` carries by default: only where the family's code means
-/// "try later" (a rate limit or maintenance; a music-family 429 is insufficient credits).
-pub fn default_retry_after_ms(family: Family, code: i64) -> Option<u64> {
-    classify(family, code)
+/// The Retry-After an answer of `code` carries by default: only where the table's code means
+/// "try later" (a rate limit or maintenance; a music-table 429 is insufficient credits).
+pub fn default_retry_after_ms(table: CodeTable, code: i64) -> Option<u64> {
+    classify(table, code)
         .is_some_and(|kind| kind.nothing_was_done())
         .then_some(DEFAULT_RETRY_AFTER_MS)
 }
@@ -127,8 +127,8 @@ impl Faults {
         Some(action)
     }
 
-    /// With probability `--fault-rate`, a random retryable failure of the family.
-    pub fn random(&self, family: Family) -> Option<Action> {
+    /// With probability `--fault-rate`, a random retryable failure of the table.
+    pub fn random(&self, table: CodeTable) -> Option<Action> {
         if self.rate <= 0.0 {
             return None;
         }
@@ -136,15 +136,15 @@ impl Faults {
         if !rng.random_bool(self.rate) {
             return None;
         }
-        let choices: &[i64] = match family {
-            Family::Music => &[405, 430, 455, 500],
-            Family::Cover => &[429, 455, 500],
-            Family::Upload => &[429, 500, 503],
+        let choices: &[i64] = match table {
+            CodeTable::Music => &[405, 430, 455, 500],
+            CodeTable::Cover => &[429, 455, 500],
+            CodeTable::Upload => &[429, 500, 503],
         };
         let code = choices[rng.random_range(0..choices.len())];
         Some(Action::Answer {
             code,
-            retry_after_ms: default_retry_after_ms(family, code),
+            retry_after_ms: default_retry_after_ms(table, code),
         })
     }
 }
@@ -183,10 +183,10 @@ mod tests {
 
     #[test]
     fn random_faults_follow_the_rate() {
-        assert!(Faults::new(0.0, Some(1)).random(Family::Music).is_none());
+        assert!(Faults::new(0.0, Some(1)).random(CodeTable::Music).is_none());
         let always = Faults::new(1.0, Some(1));
         for _ in 0..20 {
-            match always.random(Family::Music) {
+            match always.random(CodeTable::Music) {
                 Some(Action::Answer {
                     code,
                     retry_after_ms,
@@ -200,13 +200,13 @@ mod tests {
     }
 
     #[test]
-    fn retry_after_only_where_the_family_says_try_later() {
-        assert!(default_retry_after_ms(Family::Music, 430).is_some());
-        assert!(default_retry_after_ms(Family::Music, 405).is_some());
-        assert!(default_retry_after_ms(Family::Music, 455).is_some());
-        assert!(default_retry_after_ms(Family::Music, 429).is_none());
-        assert!(default_retry_after_ms(Family::Cover, 429).is_some());
-        assert!(default_retry_after_ms(Family::Cover, 402).is_none());
-        assert!(default_retry_after_ms(Family::Upload, 500).is_none());
+    fn retry_after_only_where_the_table_says_try_later() {
+        assert!(default_retry_after_ms(CodeTable::Music, 430).is_some());
+        assert!(default_retry_after_ms(CodeTable::Music, 405).is_some());
+        assert!(default_retry_after_ms(CodeTable::Music, 455).is_some());
+        assert!(default_retry_after_ms(CodeTable::Music, 429).is_none());
+        assert!(default_retry_after_ms(CodeTable::Cover, 429).is_some());
+        assert!(default_retry_after_ms(CodeTable::Cover, 402).is_none());
+        assert!(default_retry_after_ms(CodeTable::Upload, 500).is_none());
     }
 }

@@ -2,11 +2,10 @@
 
 use serde_json::{Map, Value};
 use tunesmith_protocol::status::{
-    generation_failed, is_failure, CALLBACK_EXCEPTION, CREATE_TASK_FAILED, FIRST_SUCCESS,
-    SENSITIVE_WORD_ERROR, SUCCESS, TEXT_SUCCESS, VOICE_PHRASE_READY, VOICE_PROCESSING,
-    VOICE_SUCCESS,
+    is_failure, CALLBACK_EXCEPTION, CREATE_TASK_FAILED, FIRST_SUCCESS, SENSITIVE_WORD_ERROR,
+    SUCCESS, TEXT_SUCCESS, VOICE_PHRASE_READY, VOICE_PROCESSING, VOICE_SUCCESS,
 };
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::TaskFamily;
 
 /// Cover tasks only: the phase shown as integer `successFlag` 2 (not a status word of the service).
 pub const GENERATING: &str = "GENERATING";
@@ -35,31 +34,31 @@ pub fn emulate_token(param: &Map<String, Value>) -> Option<String> {
 }
 
 /// The phases a task goes through, given its `emulate:` token.
-pub fn plan(kind: TaskKind, token: Option<&str>) -> Vec<String> {
+pub fn plan(kind: TaskFamily, token: Option<&str>) -> Vec<String> {
     let token = token.map(str::to_ascii_uppercase);
     let skip = token.as_deref() == Some("SKIP-STAGES");
     let failure = match token.as_deref() {
-        Some("FAILED") => Some(generation_failed(kind).to_owned()),
+        Some("FAILED") => Some(kind.generation_failed().to_owned()),
         Some(t) if is_failure(t) => Some(t.to_owned()),
         _ => None,
     };
     let v = |xs: &[&str]| xs.iter().map(|s| (*s).to_owned()).collect();
     match (kind, failure) {
-        (TaskKind::Music, None) if skip => v(&[SUCCESS]),
-        (TaskKind::Music, None) => v(&[TEXT_SUCCESS, FIRST_SUCCESS, SUCCESS]),
-        (TaskKind::Music, Some(f)) => match f.as_str() {
+        (TaskFamily::Music, None) if skip => v(&[SUCCESS]),
+        (TaskFamily::Music, None) => v(&[TEXT_SUCCESS, FIRST_SUCCESS, SUCCESS]),
+        (TaskFamily::Music, Some(f)) => match f.as_str() {
             SENSITIVE_WORD_ERROR | CREATE_TASK_FAILED => vec![f],
             CALLBACK_EXCEPTION => vec![TEXT_SUCCESS.into(), FIRST_SUCCESS.into(), f],
             _ => vec![TEXT_SUCCESS.into(), f],
         },
-        (TaskKind::Cover, None) if skip => v(&[SUCCESS]),
-        (TaskKind::Cover, None) => v(&[GENERATING, SUCCESS]),
-        (TaskKind::Cover, Some(_)) => v(&[GENERATING, generation_failed(TaskKind::Cover)]),
+        (TaskFamily::Cover, None) if skip => v(&[SUCCESS]),
+        (TaskFamily::Cover, None) => v(&[GENERATING, SUCCESS]),
+        (TaskFamily::Cover, Some(_)) => v(&[GENERATING, TaskFamily::Cover.generation_failed()]),
         // Voice families: lower-case words; any failure token ends in the family's failure.
-        (TaskKind::VoiceValidation, None) => v(&[VOICE_PROCESSING, VOICE_PHRASE_READY]),
-        (TaskKind::Voice, None) => v(&[VOICE_PROCESSING, VOICE_SUCCESS]),
-        (TaskKind::VoiceValidation | TaskKind::Voice, Some(_)) => {
-            v(&[VOICE_PROCESSING, generation_failed(kind)])
+        (TaskFamily::VoiceValidation, None) => v(&[VOICE_PROCESSING, VOICE_PHRASE_READY]),
+        (TaskFamily::Voice, None) => v(&[VOICE_PROCESSING, VOICE_SUCCESS]),
+        (TaskFamily::VoiceValidation | TaskFamily::Voice, Some(_)) => {
+            v(&[VOICE_PROCESSING, kind.generation_failed()])
         }
         (_, None) => v(&[SUCCESS]),
         (_, Some(f)) => vec![f],
@@ -89,28 +88,31 @@ mod tests {
         );
         assert_eq!(emulate_token(&m(&[("title", "plain")])), None);
         let (text, first) = (TEXT_SUCCESS, FIRST_SUCCESS);
-        assert_eq!(plan(TaskKind::Music, None), [text, first, SUCCESS]);
-        assert_eq!(plan(TaskKind::Music, Some("skip-stages")), [SUCCESS]);
+        assert_eq!(plan(TaskFamily::Music, None), [text, first, SUCCESS]);
+        assert_eq!(plan(TaskFamily::Music, Some("skip-stages")), [SUCCESS]);
         assert_eq!(
-            plan(TaskKind::Music, Some("SENSITIVE_WORD_ERROR")),
+            plan(TaskFamily::Music, Some("SENSITIVE_WORD_ERROR")),
             ["SENSITIVE_WORD_ERROR"]
         );
         assert_eq!(
-            plan(TaskKind::Music, Some("failed")),
+            plan(TaskFamily::Music, Some("failed")),
             [text, GENERATE_AUDIO_FAILED]
         );
         assert_eq!(
-            plan(TaskKind::Cover, Some("failed")),
+            plan(TaskFamily::Cover, Some("failed")),
             [GENERATING, "FAILED"]
         );
-        assert_eq!(plan(TaskKind::Wav, Some("failed")), ["GENERATE_WAV_FAILED"]);
-        assert_eq!(plan(TaskKind::Lyrics, None), [SUCCESS]);
         assert_eq!(
-            plan(TaskKind::Voice, Some("failed")),
+            plan(TaskFamily::Wav, Some("failed")),
+            ["GENERATE_WAV_FAILED"]
+        );
+        assert_eq!(plan(TaskFamily::Lyrics, None), [SUCCESS]);
+        assert_eq!(
+            plan(TaskFamily::Voice, Some("failed")),
             [VOICE_PROCESSING, VOICE_FAIL]
         );
         assert_eq!(
-            plan(TaskKind::Midi, Some("failed")),
+            plan(TaskFamily::Midi, Some("failed")),
             ["MIDI_GENERATION_FAILED"]
         );
     }

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::TaskFamily;
 
 use super::delivery::Delivery;
 use super::error::CoreError;
@@ -23,7 +23,7 @@ struct Inner {
 impl Inner {
     fn index(&mut self, task: &Arc<Task>) {
         // Only music tasks own their tracks (a recovery lists copies of an older task's).
-        let owned = if task.kind == TaskKind::Music {
+        let owned = if task.kind == TaskFamily::Music {
             &task.tracks[..]
         } else {
             &[]
@@ -41,8 +41,8 @@ impl Inner {
 /// The key under which a second request for the same result is refused with 409.
 pub fn claim_of(task: &Task) -> Option<String> {
     match task.kind {
-        TaskKind::Cover => task.parent_task.as_ref().map(|t| format!("cover:{t}")),
-        TaskKind::Wav => task.parent_audio.as_ref().map(|a| format!("wav:{a}")),
+        TaskFamily::Cover => task.parent_task.as_ref().map(|t| format!("cover:{t}")),
+        TaskFamily::Wav => task.parent_audio.as_ref().map(|a| format!("wav:{a}")),
         _ => None,
     }
 }
@@ -73,7 +73,7 @@ impl Tasks {
     }
 
     /// The task `id` if it is of `kind` (a status query serves one family).
-    pub fn of_kind(&self, id: &str, kind: TaskKind) -> Result<Arc<Task>, CoreError> {
+    pub fn of_kind(&self, id: &str, kind: TaskFamily) -> Result<Arc<Task>, CoreError> {
         self.get(id)
             .filter(|t| t.kind == kind)
             .ok_or_else(|| CoreError::NotFound(format!("No such task: taskId {id}")))
@@ -107,7 +107,7 @@ impl Tasks {
         let id = task_id.unwrap_or_default();
         let task = self
             .get(id)
-            .filter(|t| t.kind == TaskKind::Music)
+            .filter(|t| t.kind == TaskFamily::Music)
             .ok_or_else(|| CoreError::NotFound(format!("No such music task: taskId {id}")))?;
         if index >= task.tracks.len() {
             return Err(CoreError::NotFound(format!(

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tunesmith_protocol::status::{self, Failure, PENDING};
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
+use tunesmith_protocol::TaskFamily;
 
 use super::delivery::{Delivery, Timeline};
 
@@ -26,7 +26,7 @@ pub struct TrackSpec {
 pub struct Task {
     pub id: String,
     #[serde(with = "kind_name")]
-    pub kind: TaskKind,
+    pub kind: TaskFamily,
     /// The operation's name (`generate`, `generateCover`, ...).
     pub op: String,
     /// The request body as received.
@@ -144,7 +144,7 @@ impl Task {
     /// Results are kept 15 days for extensions and WAV files, 14 days for everything else.
     pub fn retention_ms(&self) -> i64 {
         match (self.kind, self.op()) {
-            (TaskKind::Wav, _) | (_, Some(Op::Extend | Op::UploadExtend)) => 15 * DAY_MS,
+            (TaskFamily::Wav, _) | (_, Some(Op::Extend | Op::UploadExtend)) => 15 * DAY_MS,
             _ => 14 * DAY_MS,
         }
     }
@@ -165,7 +165,7 @@ impl Timeline for Task {
 
     /// Music tasks call back at every phase; the other families only at the end.
     fn calls_back_at(&self, phase: usize) -> bool {
-        self.kind == TaskKind::Music || phase + 1 == self.phases.len()
+        self.kind == TaskFamily::Music || phase + 1 == self.phases.len()
     }
 
     fn has_receiver(&self) -> bool {
@@ -176,17 +176,17 @@ impl Timeline for Task {
 /// The kind as records on disk name it: the protocol's names, and `vocal` as older records wrote it.
 mod kind_name {
     use serde::{Deserialize, Deserializer, Serializer};
-    use tunesmith_protocol::waiter::TaskKind;
+    use tunesmith_protocol::TaskFamily;
 
-    pub fn serialize<S: Serializer>(kind: &TaskKind, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(kind: &TaskFamily, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(kind.as_str())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TaskKind, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TaskFamily, D::Error> {
         let name = String::deserialize(d)?;
         match name.as_str() {
-            "vocal" => Some(TaskKind::VocalSeparation),
-            other => TaskKind::from_name(other),
+            "vocal" => Some(TaskFamily::VocalSeparation),
+            other => TaskFamily::from_name(other),
         }
         .ok_or_else(|| serde::de::Error::custom(format!("unknown task kind `{name}`")))
     }

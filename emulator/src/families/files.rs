@@ -1,7 +1,7 @@
 //! Which generated product a file name of a task stands for, and whether it exists yet at `now`.
 
 use tunesmith_protocol::status::{FIRST_SUCCESS, SUCCESS};
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::TaskFamily;
 
 use super::{cover, music, recovery, video, vocal_separation, wav};
 use crate::core::task::Task;
@@ -35,7 +35,7 @@ pub enum Product {
 pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
     let success = task.has_reached(now, SUCCESS);
     match task.kind {
-        TaskKind::Music => {
+        TaskFamily::Music => {
             let first = success || task.has_reached(now, FIRST_SUCCESS);
             task.tracks.iter().enumerate().find_map(|(index, t)| {
                 let early = index == 0 && first;
@@ -51,21 +51,23 @@ pub fn resolve(task: &Task, name: &str, now: i64) -> Option<Product> {
             })
         }
         _ if !success => None,
-        TaskKind::Cover => cover::IMAGES
+        TaskFamily::Cover => cover::IMAGES
             .iter()
             .position(|n| *n == name)
             .map(|i| Product::Cover { style: i as u8 }),
-        TaskKind::Wav => (name == wav::FILE).then_some(Product::Wav),
-        TaskKind::Video => (name == video::FILE).then_some(Product::Video),
-        TaskKind::VocalSeparation => vocal_separation::stem_names(task)
+        TaskFamily::Wav => (name == wav::FILE).then_some(Product::Wav),
+        TaskFamily::Video => (name == video::FILE).then_some(Product::Video),
+        TaskFamily::VocalSeparation => vocal_separation::stem_names(task)
             .iter()
             .position(|s| vocal_separation::stem_file(s) == name)
             .map(|index| Product::Stem { index }),
-        TaskKind::Recovery => task
+        TaskFamily::Recovery => task
             .tracks
             .iter()
             .position(|t| recovery::file(t) == name)
             .map(|index| Product::Recovered { index }),
-        TaskKind::Lyrics | TaskKind::Midi | TaskKind::VoiceValidation | TaskKind::Voice => None,
+        TaskFamily::Lyrics | TaskFamily::Midi | TaskFamily::VoiceValidation | TaskFamily::Voice => {
+            None
+        }
     }
 }

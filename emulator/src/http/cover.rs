@@ -2,8 +2,8 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use tunesmith_protocol::waiter::TaskKind;
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::TaskFamily;
+use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -20,7 +20,7 @@ pub async fn create(
     let (parent, _) = app
         .tasks
         .music_track(text(&param, "taskId"), None, 0)
-        .map_err(|e| ApiError::from_core(Family::Cover, e))?;
+        .map_err(|e| ApiError::from_core(CodeTable::Cover, e))?;
     let mut task = draft(&app, &caller, param)?;
     task.parent_task = Some(parent.id.clone());
     create_task(&app, &caller, task)
@@ -30,6 +30,6 @@ pub async fn get(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetCover, TaskKind::Cover, &q)?;
+    let task = queried(&app, Op::GetCover, TaskFamily::Cover, &q)?;
     Ok(ok(cover::record(&task, app.now_ms(), app.links())))
 }

@@ -1,6 +1,6 @@
 //! Answers of both hosts: the music envelope (HTTP 200, outcome in `code`) and the upload envelope
 //! (HTTP status = `code`), the one error type every handler returns, and the mapping of the core's
-//! errors to each endpoint family's codes.
+//! errors to each endpoint's table of codes.
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -8,7 +8,7 @@ use axum::Json;
 use serde::Serialize;
 use serde_json::json;
 use tunesmith_protocol::codes::{self, code_for};
-use tunesmith_protocol::{ErrorKind, Family, ValidationError};
+use tunesmith_protocol::{CodeTable, ErrorKind, ValidationError};
 
 use crate::core::error::CoreError;
 
@@ -16,10 +16,10 @@ use crate::core::error::CoreError;
 #[derive(Clone, Copy, Debug)]
 pub struct Outcome(pub i64);
 
-/// A refusal or failure, answered in the family's envelope.
+/// A refusal or failure, answered in the envelope, numbered by the endpoint's table.
 #[derive(Debug)]
 pub struct ApiError {
-    pub family: Family,
+    pub table: CodeTable,
     pub code: i64,
     pub msg: String,
     pub retry_after_ms: Option<u64>,
@@ -28,9 +28,9 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(family: Family, code: i64, msg: impl Into<String>) -> Self {
+    pub fn new(table: CodeTable, code: i64, msg: impl Into<String>) -> Self {
         ApiError {
-            family,
+            table,
             code,
             msg: msg.into(),
             retry_after_ms: None,
@@ -38,27 +38,27 @@ impl ApiError {
         }
     }
 
-    pub fn kind(family: Family, kind: ErrorKind, msg: impl Into<String>) -> Self {
-        Self::new(family, code_for(family, kind), msg)
+    pub fn kind(table: CodeTable, kind: ErrorKind, msg: impl Into<String>) -> Self {
+        Self::new(table, code_for(table, kind), msg)
     }
 
-    /// A rule broken by the request: 413 for "too long" on the music family, 400 otherwise;
-    /// 422 for every rule on the cover family.
-    pub fn invalid(family: Family, err: &ValidationError) -> Self {
-        let code = match family {
-            Family::Cover => 422,
-            _ if err.rule.is_too_long() && family == Family::Music => 413,
+    /// A rule broken by the request: 413 for "too long" in the music table, 400 otherwise;
+    /// 422 for every rule in the cover table.
+    pub fn invalid(table: CodeTable, err: &ValidationError) -> Self {
+        let code = match table {
+            CodeTable::Cover => 422,
+            _ if err.rule.is_too_long() && table == CodeTable::Music => 413,
             _ => 400,
         };
         Self::new(
-            family,
+            table,
             code,
             format!("{} (rule: {})", err.message, err.rule.as_str()),
         )
     }
 
-    pub fn not_found(family: Family, msg: impl Into<String>) -> Self {
-        Self::kind(family, ErrorKind::NotFound, msg)
+    pub fn not_found(table: CodeTable, msg: impl Into<String>) -> Self {
+        Self::kind(table, ErrorKind::NotFound, msg)
     }
 
     pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
@@ -66,8 +66,8 @@ impl ApiError {
         self
     }
 
-    /// A refusal of the core, in the envelope and numbering of `family`.
-    pub fn from_core(family: Family, e: CoreError) -> Self {
+    /// A refusal of the core, in the envelope and numbering of `table`.
+    pub fn from_core(table: CodeTable, e: CoreError) -> Self {
         let kind = match &e {
             CoreError::NotATaskOperation | CoreError::NotFound(_) => ErrorKind::NotFound,
             CoreError::Invalid(_) => ErrorKind::Invalid,
@@ -76,23 +76,23 @@ impl ApiError {
             CoreError::Storage(_) => {
                 eprintln!("server error: {e}");
                 return Self::kind(
-                    family,
+                    table,
                     ErrorKind::Server,
                     "Server error: could not store the record",
                 );
             }
         };
-        // Rules broken in context are 400 on every family but the cover's (422).
-        if kind == ErrorKind::Invalid && family != Family::Cover {
-            return Self::new(family, 400, e.to_string());
+        // Rules broken in context are 400 in every table but the cover's (422).
+        if kind == ErrorKind::Invalid && table != CodeTable::Cover {
+            return Self::new(table, 400, e.to_string());
         }
-        Self::kind(family, kind, e.to_string())
+        Self::kind(table, kind, e.to_string())
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut res = if self.family == Family::Upload {
+        let mut res = if self.table == CodeTable::Upload {
             let status =
                 StatusCode::from_u16(self.code as u16).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             (

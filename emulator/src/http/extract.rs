@@ -1,6 +1,6 @@
 //! Extractors that own their rejections: the caller the gate admitted, and a request's JSON body
 //! or query checked against the protocol's rules of the route's operation, refused in the
-//! operation family's envelope.
+//! operation's table of codes.
 
 use std::collections::HashMap;
 
@@ -10,7 +10,7 @@ use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use serde_json::{Map, Value};
-use tunesmith_protocol::{ErrorKind, Family, Op};
+use tunesmith_protocol::{CodeTable, ErrorKind, Op};
 
 use super::envelope::ApiError;
 use crate::app::AppState;
@@ -27,11 +27,9 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Self, ApiError> {
-        parts
-            .extensions
-            .get::<Caller>()
-            .cloned()
-            .ok_or_else(|| ApiError::kind(Family::Music, ErrorKind::Unauthorized, "Unauthorized"))
+        parts.extensions.get::<Caller>().cloned().ok_or_else(|| {
+            ApiError::kind(CodeTable::Music, ErrorKind::Unauthorized, "Unauthorized")
+        })
     }
 }
 
@@ -41,7 +39,7 @@ fn op_of(app: &AppState, parts: &Parts) -> Result<Op, ApiError> {
         return Ok(caller.op);
     }
     app.op_of(&parts.method, parts.uri.path())
-        .ok_or_else(|| ApiError::not_found(Family::Music, "Invalid request method or path"))
+        .ok_or_else(|| ApiError::not_found(CodeTable::Music, "Invalid request method or path"))
 }
 
 /// The JSON body of a call to the route's operation, checked against the protocol's rules for it.
@@ -67,10 +65,10 @@ impl FromRequestParts<AppState> for ValidQuery {
 
     async fn from_request_parts(parts: &mut Parts, app: &AppState) -> Result<Self, ApiError> {
         let op = op_of(app, parts)?;
-        let family = op.endpoint().family;
+        let table = op.endpoint().codes;
         let Query(q) = Query::<HashMap<String, String>>::from_request_parts(parts, app)
             .await
-            .map_err(|e| ApiError::new(family, 400, format!("Invalid query: {e}")))?;
+            .map_err(|e| ApiError::new(table, 400, format!("Invalid query: {e}")))?;
         let fields: Map<String, Value> =
             q.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
         validate(op, &fields)?;
@@ -80,30 +78,30 @@ impl FromRequestParts<AppState> for ValidQuery {
 
 fn validate(op: Op, fields: &Map<String, Value>) -> Result<(), ApiError> {
     op.validate(fields)
-        .map_err(|e| ApiError::invalid(op.endpoint().family, &e))
+        .map_err(|e| ApiError::invalid(op.endpoint().codes, &e))
 }
 
 /// The JSON object of a request body; malformed JSON is 400 on every family.
 fn json_object(
-    family: Family,
+    table: CodeTable,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Map<String, Value>, ApiError> {
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(family, 413, "Request body too large")
+            ApiError::new(table, 413, "Request body too large")
         } else {
-            ApiError::new(family, 400, format!("Could not read the request body: {e}"))
+            ApiError::new(table, 400, format!("Could not read the request body: {e}"))
         }
     })?;
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ApiError::new(
-            family,
+            table,
             400,
             "Format error: the body must be a JSON object",
         )),
         Err(e) => Err(ApiError::new(
-            family,
+            table,
             400,
             format!("Format error: parameters not valid JSON ({e})"),
         )),
@@ -116,7 +114,7 @@ pub fn valid_json(
     op: Op,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Map<String, Value>, ApiError> {
-    let param = json_object(op.endpoint().family, body)?;
+    let param = json_object(op.endpoint().codes, body)?;
     validate(op, &param)?;
     Ok(param)
 }

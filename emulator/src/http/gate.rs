@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tunesmith_protocol::codes::meaning;
-use tunesmith_protocol::{ErrorKind, Family};
+use tunesmith_protocol::{CodeTable, ErrorKind};
 
 use super::auth;
 use super::envelope::ApiError;
@@ -16,8 +16,8 @@ use super::extract::Caller;
 use crate::app::AppState;
 use crate::core::faults::{default_retry_after_ms, Action};
 
-fn answer(family: Family, code: i64, retry_after_ms: Option<u64>) -> Response {
-    let mut err = ApiError::new(family, code, meaning(family, code));
+fn answer(table: CodeTable, code: i64, retry_after_ms: Option<u64>) -> Response {
+    let mut err = ApiError::new(table, code, meaning(table, code));
     err.retry_after_ms = retry_after_ms;
     err.into_response()
 }
@@ -26,13 +26,13 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     let Some(op) = app.op_of(req.method(), req.uri().path()) else {
         return next.run(req).await;
     };
-    let family = op.endpoint().family;
+    let table = op.endpoint().codes;
     let Some(key) = auth::bearer(req.headers())
         .filter(|k| app.keys.contains(*k))
         .map(str::to_owned)
     else {
         return ApiError::kind(
-            family,
+            table,
             ErrorKind::Unauthorized,
             "Unauthorized: missing or invalid bearer token in the Authorization header",
         )
@@ -47,28 +47,28 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     if let Some(Action::Answer {
         code,
         retry_after_ms,
-    }) = emulated(family, req.headers())
+    }) = emulated(table, req.headers())
     {
-        return answer(family, code, retry_after_ms);
+        return answer(table, code, retry_after_ms);
     }
     match app.faults.take_armed(tag.as_deref(), op.endpoint().name) {
         Some(Action::Answer {
             code,
             retry_after_ms,
-        }) => return answer(family, code, retry_after_ms),
+        }) => return answer(table, code, retry_after_ms),
         // A slow answer is real latency, as the client's timers measure it.
         Some(Action::Delay(ms)) => tokio::time::sleep(Duration::from_millis(ms)).await,
         None => {}
     }
     if let Err(wait_ms) = app.rate.check(&key, app.now_ms()) {
         return ApiError::kind(
-            family,
+            table,
             ErrorKind::RateLimited,
             format!(
                 "{}: at most {} requests per 10 s per key",
                 meaning(
-                    family,
-                    tunesmith_protocol::codes::code_for(family, ErrorKind::RateLimited)
+                    table,
+                    tunesmith_protocol::codes::code_for(table, ErrorKind::RateLimited)
                 ),
                 app.config.rate_limit
             ),
@@ -79,17 +79,17 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     if let Some(Action::Answer {
         code,
         retry_after_ms,
-    }) = app.faults.random(family)
+    }) = app.faults.random(table)
     {
-        return answer(family, code, retry_after_ms);
+        return answer(table, code, retry_after_ms);
     }
     req.extensions_mut().insert(Caller { key, tag, op });
     next.run(req).await
 }
 
 /// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed; by default a
-/// Retry-After only where the family's code means "try later").
-fn emulated(family: Family, headers: &HeaderMap) -> Option<Action> {
+/// Retry-After only where the table's code means "try later").
+fn emulated(table: CodeTable, headers: &HeaderMap) -> Option<Action> {
     let code: i64 = headers
         .get("x-emulate-code")?
         .to_str()
@@ -105,6 +105,6 @@ fn emulated(family: Family, headers: &HeaderMap) -> Option<Action> {
         .map(|s| (s * 1000.0).round() as u64);
     Some(Action::Answer {
         code,
-        retry_after_ms: explicit.or(default_retry_after_ms(family, code)),
+        retry_after_ms: explicit.or(default_retry_after_ms(table, code)),
     })
 }

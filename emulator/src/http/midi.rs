@@ -3,8 +3,8 @@
 use axum::extract::State;
 use axum::response::Response;
 use tunesmith_protocol::status::SUCCESS;
-use tunesmith_protocol::waiter::TaskKind;
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::TaskFamily;
+use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -14,7 +14,7 @@ use crate::families::common::text;
 use crate::families::midi;
 use crate::families::vocal_separation::{listed_stems, stem_id};
 
-const F: Family = Family::Music;
+const F: CodeTable = CodeTable::Music;
 
 /// MIDI of a task that is not a vocal separation is 404; of a separation that has not finished
 /// (or failed), 400; an `audioId` that is not one of its `originData` ids, 404.
@@ -27,7 +27,7 @@ pub async fn create(
     let separation = app
         .tasks
         .get(id)
-        .filter(|t| t.kind == TaskKind::VocalSeparation)
+        .filter(|t| t.kind == TaskFamily::VocalSeparation)
         .ok_or_else(|| {
             ApiError::new(
                 F,
@@ -86,6 +86,6 @@ pub async fn get(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetMidi, TaskKind::Midi, &q)?;
+    let task = queried(&app, Op::GetMidi, TaskFamily::Midi, &q)?;
     Ok(ok(midi::record(&task, app.now_ms())))
 }

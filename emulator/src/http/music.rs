@@ -4,8 +4,8 @@
 use axum::extract::State;
 use axum::response::Response;
 use serde_json::Value;
-use tunesmith_protocol::waiter::TaskKind;
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::TaskFamily;
+use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -17,7 +17,7 @@ use crate::families::music;
 use crate::products::{make_from_sources, mix_source};
 use crate::{media, sources};
 
-const F: Family = Family::Music;
+const F: CodeTable = CodeTable::Music;
 
 /// Creates a task of the six song operations, sounds or a mashup.
 pub async fn create(
@@ -57,7 +57,7 @@ pub async fn replace_section(
     caller: Caller,
     ValidBody(param): ValidBody,
 ) -> Result<Response, ApiError> {
-    const C: Family = Family::Cover;
+    const C: CodeTable = CodeTable::Cover;
     let parent = match text(&param, "audioId") {
         Some(audio) => Some(
             app.tasks
@@ -112,7 +112,7 @@ pub async fn get_task(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetTask, TaskKind::Music, &q)?;
+    let task = queried(&app, Op::GetTask, TaskFamily::Music, &q)?;
     Ok(ok(music::record(&task, app.now_ms(), app.links())))
 }
 

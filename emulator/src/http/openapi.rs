@@ -6,7 +6,7 @@ use axum::Json;
 use serde_json::{json, Map, Value};
 use tunesmith_protocol::codes::meaning;
 use tunesmith_protocol::json_schema;
-use tunesmith_protocol::{Family, Host, Method, Op};
+use tunesmith_protocol::{CodeTable, Host, Method, Op};
 
 use crate::app::AppState;
 use crate::config::Config;
@@ -16,18 +16,18 @@ pub async fn serve(State(app): State<AppState>) -> Json<Value> {
     Json(app.openapi.clone())
 }
 
-fn codes(family: Family) -> &'static [i64] {
-    match family {
-        Family::Music => &[200, 400, 401, 404, 405, 409, 413, 429, 430, 455, 500],
-        Family::Cover => &[200, 400, 401, 402, 404, 409, 422, 429, 455, 500],
-        Family::Upload => &[200, 400, 401, 404, 405, 413, 429, 500],
+fn codes(table: CodeTable) -> &'static [i64] {
+    match table {
+        CodeTable::Music => &[200, 400, 401, 404, 405, 409, 413, 429, 430, 455, 500],
+        CodeTable::Cover => &[200, 400, 401, 402, 404, 409, 422, 429, 455, 500],
+        CodeTable::Upload => &[200, 400, 401, 404, 405, 413, 429, 500],
     }
 }
 
-fn code_table(family: Family) -> String {
-    codes(family)
+fn code_table(table: CodeTable) -> String {
+    codes(table)
         .iter()
-        .map(|c| format!("{c} {}", meaning(family, *c)))
+        .map(|c| format!("{c} {}", meaning(table, *c)))
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -39,8 +39,8 @@ fn operation(op: Op) -> Value {
         "operationId": e.name,
         "summary": e.summary,
         "security": [{"bearer": []}],
-        "x-family": format!("{:?}", e.family).to_ascii_lowercase(),
-        "x-createsTask": e.creates_task,
+        "x-code-table": format!("{:?}", e.codes).to_ascii_lowercase(),
+        "x-createsTask": e.creates_task(),
         "x-credits": cost,
     });
     if e.method == Method::Get {
@@ -60,15 +60,15 @@ fn operation(op: Op) -> Value {
         };
         o["requestBody"] = json!({"required": true, "content": {media: {"schema": body}}});
     }
-    let description = if e.family == Family::Upload {
+    let description = if e.codes == CodeTable::Upload {
         format!(
             "HTTP status = body code. Body: {{success, code, msg, data?}}. Codes: {}",
-            code_table(e.family)
+            code_table(e.codes)
         )
     } else {
         format!(
             "Always HTTP 200: read the body `code`. Body: {{code, msg, data}}. Codes: {}",
-            code_table(e.family)
+            code_table(e.codes)
         )
     };
     o["responses"] =

@@ -1,4 +1,4 @@
-//! Personas: made at once from a finished generated track (cover-family numbering: 404 unknown
+//! Personas: made at once from a finished generated track (the cover table's numbering: 404 unknown
 //! track, 409 a second persona of the same track, 422 a segment the track cannot hold), then
 //! accepted as `personaId` by generate, extend, upload-cover and upload-extend.
 
@@ -10,7 +10,7 @@ use tunesmith_protocol::endpoints::{
 };
 use tunesmith_protocol::status::SUCCESS;
 use tunesmith_protocol::wire::PersonaRecord;
-use tunesmith_protocol::{ErrorKind, Family, Op, RuleKind};
+use tunesmith_protocol::{CodeTable, ErrorKind, Op, RuleKind};
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody};
@@ -20,7 +20,7 @@ use crate::core::personas::Persona;
 use crate::families::common::text;
 use crate::families::voice;
 
-const F: Family = Family::Cover;
+const F: CodeTable = CodeTable::Cover;
 
 fn invalid(msg: String) -> ApiError {
     ApiError::kind(F, ErrorKind::Invalid, msg)
@@ -112,7 +112,7 @@ pub fn check_use(app: &AppState, param: &Map<String, Value>) -> Result<(), ApiEr
     };
     let refuse = |what: &str| {
         Err(ApiError::new(
-            Family::Music,
+            CodeTable::Music,
             400,
             format!(
                 "`personaId` {id} is {what} (rule: {})",

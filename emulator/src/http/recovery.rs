@@ -5,8 +5,8 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use tunesmith_protocol::status::SUCCESS;
-use tunesmith_protocol::waiter::TaskKind;
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::TaskFamily;
+use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{ApiError, Outcome};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -15,7 +15,7 @@ use crate::app::AppState;
 use crate::families::common::text;
 use crate::families::recovery;
 
-const F: Family = Family::Music;
+const F: CodeTable = CodeTable::Music;
 
 pub async fn create(
     State(app): State<AppState>,
@@ -26,7 +26,7 @@ pub async fn create(
     let old = app
         .tasks
         .get(&id)
-        .filter(|t| t.kind == TaskKind::Music)
+        .filter(|t| t.kind == TaskFamily::Music)
         .ok_or_else(|| ApiError::not_found(F, format!("No such music task: sunoTaskId {id}")))?;
     if !old.has_reached(app.now_ms(), SUCCESS) || old.tracks.is_empty() {
         return Err(ApiError::not_found(
@@ -47,8 +47,8 @@ pub async fn get(
     let id = text(&q, "task_id").unwrap_or_default();
     let task = app
         .tasks
-        .of_kind(id, TaskKind::Recovery)
-        .map_err(|e| ApiError::from_core(Op::GetRecovery.endpoint().family, e))?;
+        .of_kind(id, TaskFamily::Recovery)
+        .map_err(|e| ApiError::from_core(Op::GetRecovery.endpoint().codes, e))?;
     let body = recovery::envelope(&task, app.now_ms(), app.links());
     let code = body["code"].as_i64().unwrap_or(200);
     let mut res = Json(body).into_response();

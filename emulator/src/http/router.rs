@@ -8,7 +8,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 use tower_http::services::ServeDir;
-use tunesmith_protocol::{Family, Host, Op};
+use tunesmith_protocol::{CodeTable, Host, Op};
 
 use super::envelope::ApiError;
 use super::{
@@ -161,15 +161,15 @@ async fn no_store_for_api(mut res: Response) -> Response {
 
 /// Unknown paths and wrong methods: HTTP 404 with envelope code 404.
 async fn music_not_found() -> Response {
-    let mut e = ApiError::not_found(Family::Music, "Invalid request method or path");
+    let mut e = ApiError::not_found(CodeTable::Music, "Invalid request method or path");
     e.http = StatusCode::NOT_FOUND;
     e.into_response()
 }
 
 async fn upload_not_found() -> Response {
-    ApiError::not_found(Family::Upload, "Resource or endpoint does not exist").into_response()
+    ApiError::not_found(CodeTable::Upload, "Resource or endpoint does not exist").into_response()
 }
 
 async fn upload_wrong_method() -> Response {
-    ApiError::new(Family::Upload, 405, "Unsupported request method").into_response()
+    ApiError::new(CodeTable::Upload, 405, "Unsupported request method").into_response()
 }

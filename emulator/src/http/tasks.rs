@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use axum::response::Response;
 use serde_json::{Map, Value};
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::wire::TaskCreated;
 use tunesmith_protocol::Op;
+use tunesmith_protocol::TaskFamily;
 
 use super::envelope::{ok, ApiError};
 use super::extract::Caller;
@@ -19,14 +19,14 @@ use crate::families::common::text;
 /// A new task of the caller's operation for `param`; family fields left to the handler.
 pub fn draft(app: &AppState, caller: &Caller, param: Map<String, Value>) -> Result<Task, ApiError> {
     create::draft(caller.op, param, app.draft_context(caller.tag.as_deref()))
-        .map_err(|e| ApiError::from_core(caller.op.endpoint().family, e))
+        .map_err(|e| ApiError::from_core(caller.op.endpoint().codes, e))
 }
 
 /// Charges the caller, records the task and starts its callbacks: `{code: 200, data: {taskId}}`.
 pub fn create(app: &AppState, caller: &Caller, task: Task) -> Result<Response, ApiError> {
     let calls_back = task.callback_url.is_some();
     let id = create::create(&app.tasks, &app.credits, &caller.key, caller.op, task)
-        .map_err(|e| ApiError::from_core(caller.op.endpoint().family, e))?;
+        .map_err(|e| ApiError::from_core(caller.op.endpoint().codes, e))?;
     app.log.task_created(caller.tag.as_deref());
     if calls_back {
         delivery::spawn(app.clone(), id.clone());
@@ -41,11 +41,11 @@ pub fn create_track_job(
     caller: &Caller,
     param: Map<String, Value>,
 ) -> Result<Response, ApiError> {
-    let family = caller.op.endpoint().family;
+    let table = caller.op.endpoint().codes;
     let (parent, i) = app
         .tasks
         .music_track(text(&param, "taskId"), text(&param, "audioId"), 0)
-        .map_err(|e| ApiError::from_core(family, e))?;
+        .map_err(|e| ApiError::from_core(table, e))?;
     let mut task = draft(app, caller, param)?;
     task.parent_task = Some(parent.id.clone());
     task.parent_audio = Some(parent.tracks[i].id.clone());
@@ -62,11 +62,11 @@ pub fn create_track_job(
 pub fn queried(
     app: &AppState,
     op: Op,
-    kind: TaskKind,
+    kind: TaskFamily,
     query: &Map<String, Value>,
 ) -> Result<Arc<Task>, ApiError> {
     let id = text(query, "taskId").unwrap_or_default();
     app.tasks
         .of_kind(id, kind)
-        .map_err(|e| ApiError::from_core(op.endpoint().family, e))
+        .map_err(|e| ApiError::from_core(op.endpoint().codes, e))
 }

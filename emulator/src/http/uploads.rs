@@ -19,7 +19,7 @@ use tunesmith_protocol::upload::{
     base64_too_large, decoded_len, extension_for_mime, sniff_mime, split_data_url,
     MAX_BASE64_FILE_BYTES,
 };
-use tunesmith_protocol::{Family, Op};
+use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{upload_ok, ApiError};
 use super::extract::{valid_json, ValidBody};
@@ -28,7 +28,7 @@ use crate::core::uploads::{file_id, Incoming};
 use crate::families::common::text;
 use crate::sources::{download, last_segment};
 
-const F: Family = Family::Upload;
+const F: CodeTable = CodeTable::Upload;
 
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError::new(F, 400, msg)

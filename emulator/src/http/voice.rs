@@ -8,9 +8,9 @@ use reqwest::Url;
 use serde_json::Value;
 use tunesmith_protocol::status::{Failure, VOICE_VALIDATE_FAIL};
 use tunesmith_protocol::upload::sniff_mime;
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::wire::VoiceAvailability;
-use tunesmith_protocol::{Family, Op, RuleKind};
+use tunesmith_protocol::TaskFamily;
+use tunesmith_protocol::{CodeTable, Op, RuleKind};
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -21,7 +21,7 @@ use crate::families::common::text;
 use crate::families::voice;
 use crate::{media, sources};
 
-const F: Family = Family::Music;
+const F: CodeTable = CodeTable::Music;
 
 fn refuse(field: &str, what: String) -> ApiError {
     ApiError::new(
@@ -95,7 +95,12 @@ pub async fn validate_info(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetVoiceValidation, TaskKind::VoiceValidation, &q)?;
+    let task = queried(
+        &app,
+        Op::GetVoiceValidation,
+        TaskFamily::VoiceValidation,
+        &q,
+    )?;
     Ok(ok(voice::validation_record(&task, app.now_ms())))
 }
 
@@ -106,7 +111,7 @@ fn current_validation(
 ) -> Result<std::sync::Arc<crate::core::task::Task>, ApiError> {
     let task = app
         .tasks
-        .of_kind(id, TaskKind::VoiceValidation)
+        .of_kind(id, TaskFamily::VoiceValidation)
         .map_err(|e| ApiError::from_core(F, e))?;
     if let Some(new) = app.personas.superseded_by(id) {
         return Err(refuse(
@@ -196,7 +201,7 @@ pub async fn get(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetVoice, TaskKind::Voice, &q)?;
+    let task = queried(&app, Op::GetVoice, TaskFamily::Voice, &q)?;
     Ok(ok(voice::voice_record(&task, app.now_ms())))
 }
 
@@ -208,7 +213,7 @@ pub async fn check(
     let id = text(&param, "task_id").unwrap_or_default();
     let task = app
         .tasks
-        .of_kind(id, TaskKind::Voice)
+        .of_kind(id, TaskFamily::Voice)
         .map_err(|e| ApiError::from_core(F, e))?;
     Ok(ok(VoiceAvailability {
         is_available: voice::available(&task, app.now_ms()),

@@ -2,8 +2,8 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
+use tunesmith_protocol::TaskFamily;
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};
@@ -23,6 +23,6 @@ pub async fn get(
     State(app): State<AppState>,
     ValidQuery(q): ValidQuery,
 ) -> Result<Response, ApiError> {
-    let task = queried(&app, Op::GetWav, TaskKind::Wav, &q)?;
+    let task = queried(&app, Op::GetWav, TaskFamily::Wav, &q)?;
     Ok(ok(wav::record(&task, app.now_ms(), app.links())))
 }

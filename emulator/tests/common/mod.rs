@@ -1,6 +1,8 @@
 //! Shared test harness: an in-process emulator on ephemeral ports and a reqwest client for it.
 #![allow(dead_code)]
 
+pub mod songs;
+
 use std::time::Duration;
 
 use reqwest::{Client, Response};

@@ -3,7 +3,7 @@
 //! Strict on purpose: a field the declaration does not list is a mismatch too, so that what the
 //! emulator returns and what the TypeScript declares cannot drift apart in either direction.
 
-use super::{snake_case, Field, Origin, Record, Ty, Union};
+use super::shape::{snake_case, Field, Origin, Record, Ty, Union};
 use std::fmt;
 
 /// What a value is, as far as the declarations care.

@@ -7,8 +7,10 @@
 //! Nothing here is linked into the wasm client (it validates with the endpoint table and never
 //! reads these), so the doc text costs npm users nothing.
 
-use super::{client, renamed, wire, wire_opt, Field, Record, Twin, Ty, Union};
-use super::{CALLBACK_STAGE, MUSIC_STAGE, RECOVERED_STATUS, TASK_FAMILY, TASK_STATE, VOICE_STATUS};
+use super::shape::{client, renamed, wire, wire_opt, Field, Record, Twin, Ty, Union};
+use super::vocab::{
+    CALLBACK_STAGE, MUSIC_STAGE, RECOVERED_STATUS, TASK_FAMILY, TASK_STATE, VOICE_STATUS,
+};
 
 const STR: Ty = Ty::Str;
 const NULL_STR: Ty = Ty::Null(&Ty::Str);

@@ -1,7 +1,8 @@
 //! The service's and the client's vocabularies: models, genders, states, stages, families, error
 //! kinds. Request rules (`endpoints.rs`) take their allowed values from here.
 
-use super::Vocab;
+use super::shape::Vocab;
+use crate::codes::ClientErrorKind;
 use crate::docs;
 
 /// Model versions: current first, then the deprecated ones still accepted (service.md, Versioning).
@@ -255,7 +256,7 @@ pub static CALLBACK_STAGE: Vocab = Vocab {
     value_docs: &["", "", "", ""],
 };
 
-/// `TaskKind::as_str` of every family that has a status query and callbacks.
+/// `TaskFamily::as_str` of every family that has a status query and callbacks.
 pub static TASK_FAMILY: Vocab = Vocab {
     name: "TaskFamily",
     doc: docs("Which kind of task: the families that have a status query, a waiter and callbacks."),
@@ -285,46 +286,35 @@ pub static TASK_FAMILY: Vocab = Vocab {
     ],
 };
 
-/// `ErrorKind::as_str` of the service's kinds, then the client's own.
+/// `ClientErrorKind::ALL`, read as strings: the `kind` of every error, both faces alike.
 pub static ERROR_KIND: Vocab = Vocab {
     name: "ErrorKind",
     doc: docs("What went wrong, as a string union: the `kind` of every tunesmith error."),
-    values: &[
-        "unauthorized",
-        "insufficient_credits",
-        "rate_limited",
-        "maintenance",
-        "not_found",
-        "conflict",
-        "invalid",
-        "server",
-        "validation",
-        "network",
-        "timeout",
-        "aborted",
-        "task_failed",
-        "configuration",
-        "internal",
-    ],
-    value_docs: &[
-        docs("the API key was refused (401)"),
-        docs("the account has too few credits (music 429, cover 402)"),
-        docs("too many requests (music 405 and 430, cover 429)"),
-        docs("the service is under maintenance (455)"),
-        docs("no such id, path or method (404)"),
-        docs("the record already exists (409)"),
-        docs("the service refused the request's parameters (400, 413, 422)"),
-        docs("a server error (500 and unknown codes)"),
-        docs("a request or option broke a rule; nothing was sent"),
-        docs("no answer: connection refused, DNS, CORS, offline"),
-        docs("an attempt or a waiter's deadline ran out of time"),
-        docs("the caller's AbortSignal fired"),
-        docs("a task reached a failure state"),
-        docs("the client's own options are unusable"),
-        docs(
-            "the package's module stopped after an internal error (a bug); reload to use it again",
-        ),
-    ],
+    values: &ERROR_KIND_NAMES,
+    value_docs: &ERROR_KIND_MEANINGS,
+};
+
+const ERROR_KINDS: usize = ClientErrorKind::ALL.len();
+// Evaluated by the compiler: an index out of bounds fails the build, not a call.
+#[allow(clippy::indexing_slicing)]
+const ERROR_KIND_NAMES: [&str; ERROR_KINDS] = {
+    let mut out = [""; ERROR_KINDS];
+    let mut i = 0;
+    while i < ERROR_KINDS {
+        out[i] = ClientErrorKind::ALL[i].as_str();
+        i += 1;
+    }
+    out
+};
+#[allow(clippy::indexing_slicing)]
+const ERROR_KIND_MEANINGS: [&str; ERROR_KINDS] = {
+    let mut out = [""; ERROR_KINDS];
+    let mut i = 0;
+    while i < ERROR_KINDS {
+        out[i] = ClientErrorKind::ALL[i].meaning();
+        i += 1;
+    }
+    out
 };
 
 /// The rules a `ValidationError` can name (`RuleKind::as_str`).
@@ -388,10 +378,9 @@ pub static VOCABS: &[&Vocab] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codes::ErrorKind;
+    use crate::family::TaskFamily;
     use crate::rules::RuleKind;
     use crate::state::{Stage, TaskState};
-    use crate::waiter::TaskKind;
 
     #[test]
     fn vocabularies_agree_with_the_enums_the_code_matches_on() {
@@ -400,10 +389,13 @@ mod tests {
         let stages: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
         assert_eq!(stages, MUSIC_STAGE.values);
         assert_eq!(&MUSIC_STAGE.values[1..], CALLBACK_STAGE.values);
-        let families: Vec<&str> = TaskKind::ALL.iter().map(|k| k.as_str()).collect();
+        let families: Vec<&str> = TaskFamily::ALL.iter().map(|f| f.as_str()).collect();
         assert_eq!(families, TASK_FAMILY.values);
-        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
-        assert_eq!(kinds, ERROR_KIND.values[..kinds.len()]);
+        assert_eq!(
+            ERROR_KIND.values[..3],
+            ["unauthorized", "insufficient_credits", "rate_limited"]
+        );
+        assert_eq!(ERROR_KIND.values[ERROR_KIND.values.len() - 1], "internal");
         let rules: Vec<&str> = RuleKind::ALL.iter().map(|k| k.as_str()).collect();
         assert_eq!(rules, RULE.values);
         for v in VOCABS {

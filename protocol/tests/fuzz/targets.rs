@@ -8,8 +8,8 @@ use std::fmt::Write;
 use tunesmith_protocol::schema::{self, Record, Ty};
 use tunesmith_protocol::wire::{self, Envelope, UploadEnvelope};
 use tunesmith_protocol::{
-    callback, codes, num, retry, rules, state, status, time, track, upload, waiter, Family, Method,
-    Op,
+    callback, codes, num, retry, rules, state, status, time, track, upload, CodeTable, Method,
+    Observed, Op, Status, TaskFamily,
 };
 
 #[derive(Clone)]
@@ -212,13 +212,16 @@ fn inspect_answer(value: &Value, record: Option<&'static Record>) {
         let _ = schema::check(data, &Ty::Ref(record));
     }
     if let Some(code) = value.get("code").and_then(Value::as_f64) {
-        for family in [Family::Music, Family::Cover, Family::Upload] {
-            let _ = codes::classify(family, code as i64);
-            let _ = codes::meaning(family, code as i64);
+        for table in [CodeTable::Music, CodeTable::Cover, CodeTable::Upload] {
+            let _ = codes::classify(table, code as i64);
+            let _ = codes::meaning(table, code as i64);
         }
     }
     if let Some(status) = value.pointer("/data/status").and_then(Value::as_str) {
         let _ = state::from_status(status);
+        for family in TaskFamily::ALL {
+            let _ = family.observe(Status::Word(status));
+        }
         let _ = status::is_failure(status);
         let _ = status::Failure::of_status(status);
         let _ = state::from_string_flag(status);
@@ -288,7 +291,10 @@ fn classify(value: &Value) {
     let first: Option<&dyn rules::Fields> = first.map(|f| f as &dyn rules::Fields);
     if let Ok(cb) = callback::classify(body, data, first) {
         let _ = cb.key();
-        let _ = cb.kind.rank(cb.state, cb.stage);
+        let _ = cb.family.rank(Observed {
+            state: cb.state,
+            stage: cb.stage,
+        });
     }
     let _ = schema::check(value, &Ty::Union(&schema::CALLBACK_EVENT));
 }
@@ -530,7 +536,7 @@ fn words(g: &mut Gen, shown: &mut String) {
     let _ = rules::check_dir_path("uploadPath", &text);
     let _ = rules::check_file_name("fileName", &text);
     let _ = state::Stage::from_callback_type(&text);
-    let _ = waiter::TaskKind::from_name(&text);
+    let _ = TaskFamily::from_name(&text);
     let _ = track::camel_key(&text);
     for method in [Method::Get, Method::Post] {
         let _ = Op::from_route(method, &text, "suno");

@@ -7,7 +7,6 @@ use super::header;
 use serde_json::{json, Value};
 use tunesmith_protocol::endpoints::CALLBACK_FIELDS;
 use tunesmith_protocol::json_schema;
-use tunesmith_protocol::waiter::TaskKind;
 use tunesmith_protocol::Op;
 
 /// How the client's method takes its arguments.
@@ -32,22 +31,21 @@ fn first_argument(op: Op) -> Value {
 
 fn entry(op: Op) -> Value {
     let e = op.endpoint();
-    let created = TaskKind::created_by(op);
-    let queried = TaskKind::ALL.into_iter().find(|k| k.query() == op);
-    let family = created.or(queried);
+    let created = op.creates();
+    let family = created.or(op.queries());
     json!({
         "summary": e.summary,
-        "creates": e.creates_task,
-        "family": family.map(|k| k.as_str()),
-        "waiter": family.map(|k| k.waiter_name()),
-        "query": family.map(|k| k.query().endpoint().name),
-        "queryField": family.map(|k| k.query_field()),
+        "creates": e.creates_task(),
+        "family": family.map(|f| f.as_str()),
+        "waiter": family.map(|f| f.waiter_name()),
+        "query": family.map(|f| f.query().endpoint().name),
+        "queryField": family.map(|f| f.query_field()),
         "call": call(op),
         "callback": e.fields.iter().find(|f| CALLBACK_FIELDS.contains(&f.name)).map(|f| f.name),
         "firstArgument": first_argument(op),
         "input": json_schema::request(op),
         "output": json_schema::record(op.output()),
-        "finalOutput": created.map(|k| json_schema::record(k.query().output())),
+        "finalOutput": created.map(|f| json_schema::record(f.query().output())),
     })
 }
 

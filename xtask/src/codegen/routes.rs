@@ -1,10 +1,13 @@
 //! `pkg-template/server/routes.js`: the routes the companion server (`tunesmith/server`) may
-//! forward, from the endpoint table. A table in JS costs the wasm module nothing.
+//! forward, from the endpoint table; and what the client's waiters decide, for the page's push
+//! waiter (`push.js`). A table in JS costs the wasm module nothing.
 
 use super::header;
-use tunesmith_protocol::endpoints::{Host, Method, CALLBACK_FIELDS, TASK_ID_FIELDS};
-use tunesmith_protocol::waiter::TaskKind;
+use tunesmith_protocol::endpoints::{Host, Method, TASK_ID_FIELDS};
+use tunesmith_protocol::family::MUSIC_STAGES;
+use tunesmith_protocol::schedule::{DEFAULT_MAX_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::Op;
+use tunesmith_protocol::{Observed, Stage, TaskFamily, TaskState};
 
 pub fn server_routes() -> String {
     let mut out = header("//");
@@ -24,14 +27,13 @@ pub fn server_routes() -> String {
             Host::Music => "music",
             Host::Upload => "upload",
         };
-        let family = TaskKind::created_by(op)
-            .or_else(|| TaskKind::ALL.into_iter().find(|k| k.query() == op))
-            .map_or("null".to_owned(), |k| format!("\"{}\"", k.as_str()));
+        let family = op
+            .creates()
+            .or(op.queries())
+            .map_or("null".to_owned(), |f| format!("\"{}\"", f.as_str()));
         let callback = e
-            .fields
-            .iter()
-            .find(|f| CALLBACK_FIELDS.contains(&f.name))
-            .map_or("null".to_owned(), |f| format!("\"{}\"", f.name));
+            .callback_field()
+            .map_or("null".to_owned(), |f| format!("\"{f}\""));
         let task_ids: Vec<String> = e
             .fields
             .iter()
@@ -40,11 +42,11 @@ pub fn server_routes() -> String {
             .collect();
         out.push_str(&format!(
             "  {{ operation: \"{}\", host: \"{host}\", method: \"{method}\", path: \"{}\", creates: {}, family: {family}, callback: {callback}, taskIds: [{}] }},\n",
-            e.name, e.path, e.creates_task, task_ids.join(", ")
+            e.name, e.path, e.creates_task(), task_ids.join(", ")
         ));
     }
     out.push_str("];\n\n// The waiter of each task family.\nexport const WAITERS = {\n");
-    for kind in TaskKind::ALL {
+    for kind in TaskFamily::ALL {
         out.push_str(&format!(
             "  {}: \"{}\",\n",
             kind.as_str(),
@@ -52,5 +54,50 @@ pub fn server_routes() -> String {
         ));
     }
     out.push_str("};\n");
+    out.push_str(&waiting());
     out
+}
+
+/// The waiters' rules that the push waiter applies to pushed events: how far a record is on the
+/// way to the end (reported once, when this rises), a music task's stages in order (one passed
+/// between two events is reported before the next), the states that end a task, the defaults.
+fn waiting() -> String {
+    let list = |items: Vec<String>| items.join(", ");
+    let music = TaskFamily::Music;
+    let stage_rank = Stage::ALL.map(|stage| {
+        let running = Observed {
+            state: TaskState::Running,
+            stage,
+        };
+        format!("{}: {}", stage.as_str(), music.rank(running))
+    });
+    let state_rank = TaskState::ALL.map(|state| {
+        let seen = Observed {
+            state,
+            stage: Stage::Pending,
+        };
+        format!("{}: {}", state.as_str(), TaskFamily::Cover.rank(seen))
+    });
+    let stages = MUSIC_STAGES.map(|s| format!("\"{}\"", s.as_str()));
+    let finals: Vec<String> = TaskState::ALL
+        .into_iter()
+        .filter(|s| s.is_final())
+        .map(|s| format!("\"{}\"", s.as_str()))
+        .collect();
+    format!(
+        "\n// What the client's waiters decide, for the push waiter (push.js): how far a record is on the\n\
+         // way to the end (a record is reported when this rises: a music task by stage, the other\n\
+         // families by state), a music task's stages in order (one passed between two events is reported\n\
+         // before the next), the states that end a task, and the defaults of a wait.\n\
+         export const MUSIC_STAGE_RANK = {{ {} }};\n\
+         export const STATE_RANK = {{ {} }};\n\
+         export const MUSIC_STAGES = [{}];\n\
+         export const FINAL_STATES = [{}];\n\
+         export const DEFAULT_WAIT_TIMEOUT_MS = {DEFAULT_WAIT_TIMEOUT_MS};\n\
+         export const DEFAULT_MAX_INTERVAL_MS = {DEFAULT_MAX_INTERVAL_MS};\n",
+        list(stage_rank.to_vec()),
+        list(state_rank.to_vec()),
+        list(stages.to_vec()),
+        list(finals),
+    )
 }

@@ -108,11 +108,39 @@ fn the_companion_knows_every_route_and_which_ones_create_and_query_tasks() {
             .unwrap_or_else(|| panic!("{} has no route", e.name));
         assert!(line.contains(&format!("path: \"{}\"", e.path)), "{line}");
         assert!(
-            line.contains(&format!("creates: {}", e.creates_task)),
+            line.contains(&format!("creates: {}", e.creates_task())),
             "{line}"
         );
     }
     // The status queries carry their family: the companion checks ownership on them.
     assert!(routes.contains("operation: \"getTask\", host: \"music\", method: \"GET\", path: \"/api/v1/generate/record-info\", creates: false, family: \"music\""));
     assert!(routes.contains("operation: \"uploadFile\", host: \"upload\""));
+}
+
+#[test]
+fn the_push_waiter_reads_the_waiters_rules_from_protocol_not_a_copy() {
+    use tunesmith_protocol::schedule::DEFAULT_WAIT_TIMEOUT_MS;
+    let routes = routes::server_routes();
+    assert!(routes
+        .contains("export const MUSIC_STAGES = [\"pending\", \"text\", \"first\", \"complete\"];"));
+    assert!(routes.contains("export const FINAL_STATES = [\"succeeded\", \"failed\"];"));
+    assert!(routes.contains(&format!(
+        "export const DEFAULT_WAIT_TIMEOUT_MS = {DEFAULT_WAIT_TIMEOUT_MS};"
+    )));
+    let push = std::fs::read_to_string(crate::root().join("pkg-template/push.js")).unwrap();
+    for copy in ["600_000", "600000", "30_000", "text: 1", "first: 2"] {
+        assert!(
+            !push.contains(copy),
+            "push.js restates `{copy}` instead of importing it"
+        );
+    }
+    for name in [
+        "MUSIC_STAGE_RANK",
+        "STATE_RANK",
+        "MUSIC_STAGES",
+        "FINAL_STATES",
+        "DEFAULT_WAIT_TIMEOUT_MS",
+    ] {
+        assert!(push.contains(name), "push.js does not use {name}");
+    }
 }

@@ -10,7 +10,8 @@ use tunesmith_protocol::num;
 use tunesmith_protocol::rules::{FieldRule, Kind};
 use tunesmith_protocol::schedule;
 use tunesmith_protocol::schema::{Record, Ty, Union, Vocab, ERROR_KIND, UNIONS, VOCABS};
-use tunesmith_protocol::waiter::{TaskKind, LAST_QUERY_LEAD_MS};
+use tunesmith_protocol::waiter::LAST_QUERY_LEAD_MS;
+use tunesmith_protocol::TaskFamily;
 
 pub fn declarations() -> String {
     let mut out = header("//");
@@ -341,7 +342,7 @@ fn client(out: &mut String) {
         let e = op.endpoint();
         let output = op.output().name;
         let mut text = format!("{}.", e.summary);
-        if let Some(kind) = TaskKind::created_by(op) {
+        if let Some(kind) = op.creates() {
             let record = kind.query().output().name;
             text.push_str(&format!(
                 " Resolves with `{{ taskId }}`; with `wait`, with the final `{record}` (as `{}`).",
@@ -371,7 +372,7 @@ fn client(out: &mut String) {
             ));
         }
     }
-    for kind in TaskKind::ALL {
+    for kind in TaskFamily::ALL {
         let record = kind.query().output().name;
         let query = kind.query().endpoint().name;
         doc(
@@ -406,7 +407,7 @@ pub fn operations_table() -> String {
             Host::Music => "",
             Host::Upload => " (upload host)",
         };
-        let wait = match TaskKind::created_by(op) {
+        let wait = match op.creates() {
             Some(kind) => format!("`{}` or `{{ wait: true }}`", kind.waiter_name()),
             None => "answers at once".to_owned(),
         };
@@ -415,7 +416,7 @@ pub fn operations_table() -> String {
             e.name,
             e.path,
             e.summary.replace('|', "\\|"),
-            tunesmith_protocol::pricing::price(op).describe(),
+            op.price().describe(),
             op.output().name,
         ));
     }

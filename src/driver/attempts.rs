@@ -1,22 +1,23 @@
-//! One client call: the key, the attempts with backoff, and the envelope read per endpoint family.
+//! One operation sent: the URL, the key, the attempts with their backoff, each answer read by the
+//! envelope reader. Whether to try again, and after how long, is `tunesmith_protocol::retry`'s call.
 
-use crate::errors::{Class, Error};
-use crate::http::{self, Failure, Reply, Request};
-use crate::js::{get, get_f64, get_string};
-use crate::options::{ApiKey, CallOptions, Config};
+use super::config::{ApiKey, CallOptions, Config};
+use super::envelope;
+use super::transport::{self, Failure, Reply, Request};
+use crate::errors::Error;
+use crate::js::{get, get_string};
 use js_sys::{Function, Promise};
 use std::future::Future;
 use std::pin::Pin;
-use tunesmith_protocol::codes::ErrorKind;
-use tunesmith_protocol::endpoints::{Answer, Host, Method};
-use tunesmith_protocol::retry::{self, Failure as RetryFailure};
-use tunesmith_protocol::Op;
+use tunesmith_protocol::endpoints::{Host, Method};
+use tunesmith_protocol::{retry, ClientErrorKind, Op};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-/// The shared state of a `Client`; each call borrows it through an `Rc`.
-pub struct Inner {
+/// The driver of one client, whichever face made it; each call borrows it through an `Rc`.
+#[derive(Debug)]
+pub struct Driver {
     pub config: Config,
     fetch: Function,
 }
@@ -34,8 +35,8 @@ pub enum Body {
     Raw(JsValue),
 }
 
-impl Inner {
-    pub fn new(config: Config) -> Result<Inner, Error> {
+impl Driver {
+    pub fn new(config: Config) -> Result<Driver, Error> {
         let fetch = match &config.fetch {
             Some(f) => f.clone(),
             None => get(&js_sys::global(), "fetch")
@@ -46,7 +47,7 @@ impl Inner {
                     )
                 })?,
         };
-        Ok(Inner { config, fetch })
+        Ok(Driver { config, fetch })
     }
 
     /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
@@ -58,7 +59,7 @@ impl Inner {
         opts: &CallOptions,
     ) -> Result<JsValue, Error> {
         let fetch = |req, timeout_ms, signal| -> Attempt<'_> {
-            Box::pin(http::send(&self.fetch, req, timeout_ms, signal))
+            Box::pin(transport::send(&self.fetch, req, timeout_ms, signal))
         };
         self.execute_via(op, body, query, opts, &fetch).await
     }
@@ -111,24 +112,19 @@ impl Inner {
             };
             let outcome = send(request, timeout_ms, opts.signal.as_ref()).await;
             let mut error = match outcome {
-                Ok(reply) => match read_envelope(op, reply) {
+                Ok(reply) => match envelope::read(op, reply) {
                     Ok(data) => return Ok(data),
                     Err(e) => e,
                 },
                 Err(failure) => attempt_error(endpoint.name, failure, timeout_ms),
             };
-            let failure = match (error.class, error.kind) {
-                (Class::Abort, _) => {
-                    error.attempts = attempt;
-                    return Err(error);
-                }
-                (Class::Timeout, _) => RetryFailure::Timeout,
-                (Class::Network, _) => RetryFailure::Network,
-                (_, Some(kind)) => RetryFailure::Api(kind),
-                _ => RetryFailure::Api(ErrorKind::Server),
-            };
-            error.retryable = retry::is_retryable(endpoint.creates_task, failure);
             error.attempts = attempt;
+            if matches!(error.kind, ClientErrorKind::Aborted) {
+                return Err(error);
+            }
+            error.retryable = error
+                .retry_failure()
+                .is_some_and(|f| retry::is_retryable(endpoint.creates_task(), f));
             if !error.retryable
                 || attempt > max_retries
                 || retry::retry_after_too_long(error.retry_after_ms)
@@ -136,17 +132,18 @@ impl Inner {
                 return Err(error);
             }
             let delay = retry::backoff_ms(attempt, error.retry_after_ms, js_sys::Math::random());
-            if http::sleep(delay as f64, opts.signal.as_ref())
+            if transport::sleep(delay as f64, opts.signal.as_ref())
                 .await
                 .is_err()
             {
                 let mut aborted = Error::aborted(endpoint.name);
                 aborted.attempts = attempt;
-                return Err(aborted.with_cause(error.into_js()));
+                return Err(aborted.after(error));
             }
         }
     }
 
+    /// The operation's URL on its host, with the query (a GET's fields) encoded.
     fn url(&self, op: Op, query: &[(&str, String)]) -> String {
         let endpoint = op.endpoint();
         let base = match endpoint.host {
@@ -194,88 +191,10 @@ impl Inner {
 fn attempt_error(operation: &str, failure: Failure, timeout_ms: f64) -> Error {
     match failure {
         Failure::Aborted => Error::aborted(operation),
-        Failure::TimedOut => Error::new(
-            Class::Timeout,
-            format!(
-                "{operation} got no answer within {} ms (per attempt)",
-                tunesmith_protocol::num::fmt(timeout_ms)
-            ),
-        ),
+        Failure::TimedOut => Error::no_answer(operation, timeout_ms),
         Failure::Network(cause) => {
             let detail = get_string(&cause, "message").unwrap_or_default();
-            Error::new(
-                Class::Network,
-                format!("{operation} could not reach the service ({detail}); check the URL, the network, and CORS"),
-            )
-            .with_cause(cause)
+            Error::unreachable(operation, &detail).with_cause(cause)
         }
     }
-}
-
-/// Whether `data` holds what a success promises (`Answer`).
-fn answers_as_promised(answer: Answer, data: &JsValue) -> bool {
-    let finite = |v: Option<f64>| v.is_some_and(f64::is_finite);
-    match answer {
-        Answer::TaskId => {
-            data.as_string().is_some_and(|s| !s.is_empty())
-                || get_string(data, "taskId").is_some_and(|s| !s.is_empty())
-        }
-        Answer::Number => finite(data.as_f64()) || finite(get_f64(data, "credits")),
-        Answer::Object => crate::js::is_plain_object(data),
-        Answer::Record(key) => {
-            crate::js::is_plain_object(data) && get_string(data, key).is_some_and(|s| !s.is_empty())
-        }
-        Answer::Envelope => crate::js::is_plain_object(data),
-    }
-}
-
-/// Reads `{code, msg, data}` (and the upload host's `success`), whatever the HTTP status.
-fn read_envelope(op: Op, reply: Reply) -> Result<JsValue, Error> {
-    let endpoint = op.endpoint();
-    let family = endpoint.family;
-    let code = get_f64(&reply.body, "code").map(|c| c as i64);
-    let msg = get_string(&reply.body, "msg").unwrap_or_default();
-    let success = get(&reply.body, "success").as_bool();
-    // Recovery's own envelope is the record (the client builds it from the whole answer).
-    if op
-        .answer()
-        .is_state_envelope(code, get_string(&reply.body, "task_id").as_deref())
-    {
-        return Ok(reply.body);
-    }
-    let mut error = match code {
-        Some(200) if success != Some(false) => {
-            let data = get(&reply.body, "data");
-            if answers_as_promised(op.answer(), &data) {
-                return Ok(data);
-            }
-            Error::unexpected(endpoint.name, op.answer().promise(), reply.status)
-        }
-        Some(code) => Error::api(family, endpoint.name, code, &msg, reply.status),
-        None if (200..300).contains(&reply.status) => {
-            let mut e = Error::api(
-                family,
-                endpoint.name,
-                500,
-                "the answer had no envelope code",
-                reply.status,
-            );
-            e.code = None;
-            e
-        }
-        // No envelope: an HTTP error from a proxy or the upload host; its status stands in for the code.
-        None => Error::api(
-            family,
-            endpoint.name,
-            i64::from(reply.status),
-            &msg,
-            reply.status,
-        ),
-    };
-    error.request_id = reply.request_id;
-    error.retry_after_ms = retry::parse_retry_after(
-        reply.retry_after.as_deref(),
-        reply.retry_after_ms.as_deref(),
-    );
-    Err(error)
 }

@@ -1,11 +1,12 @@
-//! One HTTP attempt through `fetch`: headers, body, per-attempt timeout and the caller's AbortSignal.
+//! One HTTP attempt through `fetch`: headers, body, per-attempt timeout and the caller's AbortSignal,
+//! all owned by one [`AbortGuard`]. Both faces send through it.
 //!
-//! Why a hand-written `fetch` call rather than gloo-net on the npm path: gloo-net measured about
-//! 8 KB gzipped for one call on this project's machine kind (its Request/Response builders, header
-//! iteration and error types), in a package of 58 KB gzipped with a 64 KB budget. This file needs only what the client uses: a custom `fetch` option (which
-//! gloo-net cannot take), one AbortController per attempt tied to the future by [`AbortGuard`],
-//! and three response headers. The Rust API (for Rust web apps) sends with gloo-net, where the
-//! size does not reach npm users.
+//! Why a hand-written `fetch` call rather than gloo-net: gloo-net measured about 8 KB gzipped for
+//! one call on this project's machine kind (its Request/Response builders, header iteration and
+//! error types), in a package of 58 KB gzipped with a 64 KB budget, and it cannot take the custom
+//! `fetch` option. The Rust face sends through this one too, although its size would not reach npm
+//! users: with gloo-net it would have a second transport and a second abort guard, two places to
+//! keep right for "a dropped future leaves no request in flight".
 
 use crate::js::{clear_timeout, get, get_f64, set, set_timeout};
 use js_sys::{Function, Object, Promise};

@@ -1,5 +1,6 @@
-//! The emulator's open doors, closed (issue 13, item 7): URL uploads that could reach its own admin
-//! routes or other local servers, clients that trickle bytes, and admin values without bounds.
+//! What a hostile caller tries, refused: URL uploads that would reach the emulator's own admin
+//! routes or other local servers, clients that trickle bytes to hold a connection, and admin
+//! values without bounds.
 
 mod common;
 
