@@ -4,7 +4,7 @@
 // task ownership apply to it exactly as to a page's request, and no rule is restated here.
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { Client } from "tunesmith";
-import { createMcpServer } from "./index.js";
+import { createMcpServer } from "./server.js";
 
 /** Headers of the MCP exchange itself, which say nothing of who the caller is. */
 const TRANSPORT_HEADERS = new Set([
@@ -32,7 +32,6 @@ export function mountMcp(companion, ctx, mcp) {
       createMcpServer({
         ...options,
         allow: [...ctx.allow],
-        localFiles: false,
         client: new Client({
           companionUrl: ctx.publicUrl,
           headers: callerHeaders(requestInfo),

@@ -1,39 +1,12 @@
 // `tunesmith/mcp`: the service's operations as Model Context Protocol tools, over stdio
 // (`npx tunesmith mcp`, or `serveMcpStdio`) or mounted in the companion
-// (`createCompanion({ mcp: true })`, Streamable HTTP at `{publicUrl}/mcp`). Built on the official
-// SDK's server package; every tool is a thin call of the package's `Client`.
-import { McpServer } from "@modelcontextprotocol/server";
-import { DEFAULT_GRACE_MS, DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, registerTools } from "./tools.js";
+// (`createCompanion({ mcp: true })`, Streamable HTTP at `{publicUrl}/mcp`, through `./http.js`).
+// This entry is Node's: with `localFiles: true` it offers `uploadFile` of a local path, which is
+// why the companion's route never imports it (a Worker has no `node:fs`).
+import { readLocalFile } from "./local-file.js";
+import { createMcpServer as createServer, DEFAULT_GRACE_MS, DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS } from "./server.js";
 
 export { DEFAULT_GRACE_MS, DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS };
-
-/** The package's version, for the server's `serverInfo`. */
-const VERSION = "__VERSION__";
-
-function readOptions(o) {
-  if (!o || typeof o !== "object") throw new TypeError("tunesmith/mcp takes an options object");
-  const client = typeof o.client === "function" ? o.client : () => o.client;
-  if (o.client === undefined || o.client === null) {
-    throw new TypeError("tunesmith/mcp: `client` must be a tunesmith Client (or a function of the call returning one)");
-  }
-  const maxWaitSeconds = o.maxWaitSeconds ?? MAX_WAIT_SECONDS;
-  const defaultWaitSeconds = Math.min(o.defaultWaitSeconds ?? DEFAULT_WAIT_SECONDS, maxWaitSeconds);
-  for (const [name, v] of Object.entries({ maxWaitSeconds, defaultWaitSeconds, graceMs: o.graceMs ?? DEFAULT_GRACE_MS })) {
-    if (!(Number.isFinite(v) && v >= 0)) throw new TypeError(`tunesmith/mcp: \`${name}\` must be a number, 0 or more`);
-  }
-  if (o.allow !== undefined && !Array.isArray(o.allow)) throw new TypeError("tunesmith/mcp: `allow` must list operation names");
-  return {
-    client,
-    allow: o.allow ? new Set(o.allow) : null,
-    localFiles: o.localFiles === true,
-    callbackUrl: o.callbackUrl,
-    maxWaitSeconds,
-    defaultWaitSeconds,
-    graceMs: o.graceMs ?? DEFAULT_GRACE_MS,
-    maxInlineBytes: o.maxInlineBytes ?? 16 * 1024 * 1024,
-    fetch: o.fetch ?? ((...a) => globalThis.fetch(...a)),
-  };
-}
 
 /**
  * An `McpServer` with one tool per operation. Options: `client` (a `Client`, or `(ctx) => Client`
@@ -43,18 +16,8 @@ function readOptions(o) {
  * beyond its wait), `maxInlineBytes` (16 MiB of inlined audio and images per call).
  */
 export function createMcpServer(options) {
-  const o = readOptions(options);
-  const server = new McpServer(
-    { name: "tunesmith", version: VERSION },
-    {
-      instructions:
-        "Music generation: each tool is an operation of the service. Creating tools start a task and wait for it up to " +
-        "`waitSeconds`; a task still running is answered with its current record: call its status tool with `waitSeconds` to keep waiting. " +
-        "Tracks come as resource links (audio URL, title, duration); ask `inlineAudio` for the audio itself.",
-    },
-  );
-  registerTools(server, o);
-  return server;
+  if (options === null || typeof options !== "object") return createServer(options); // its TypeError
+  return createServer({ ...options, readLocalFile: options.localFiles === true ? readLocalFile : null });
 }
 
 /** Serves the tools over stdio until stdin closes; resolves with the SDK's handle (`close()`). */

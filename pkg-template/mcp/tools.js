@@ -75,7 +75,7 @@ function description(op, o) {
 export function registerTools(server, o) {
   for (const op of OPERATIONS) {
     if (o.allow && !o.allow.has(op.name)) continue;
-    if (op.call === "file" && !o.localFiles) continue;
+    if (op.call === "file" && !o.readLocalFile) continue;
     server.registerTool(
       op.name,
       {
@@ -171,7 +171,7 @@ async function run(op, args, ctx, o) {
         running = true;
       }
     } else {
-      record = await callOnce(client, op, request, path, signal, progress);
+      record = await callOnce(client, op, request, path, signal, progress, o);
     }
     await progress.flush();
     return await toolResult(family, record, {
@@ -195,7 +195,7 @@ async function run(op, args, ctx, o) {
 }
 
 /** An operation that answers at once: a request, nothing, or an upload and its options. */
-async function callOnce(client, op, request, path, signal, progress) {
+async function callOnce(client, op, request, path, signal, progress, o) {
   switch (op.call) {
     case "none":
       return client[op.name]({}, { signal });
@@ -205,8 +205,7 @@ async function callOnce(client, op, request, path, signal, progress) {
       return client[op.name](first, { ...options, signal });
     }
     case "file": {
-      const { readLocalFile } = await import("./local-file.js");
-      const file = await readLocalFile(path);
+      const file = await o.readLocalFile(path);
       const onProgress = ({ loaded, total }) => progress(loaded, total, `uploading ${file.name}`);
       return client[op.name](file, { ...request, onProgress, signal });
     }
