@@ -52,16 +52,27 @@ fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Pro
     settles(future_to_promise(future))
 }
 
+/// A panic raised by the code of a test binary (a file under `tests/`, e.g. a failed assertion)
+/// is that test's failure, not the module's: the runner goes on with the next test, so it must not
+/// stop the module for them (one failing test would fail every later one). The hook found
+/// installed (the test runner's, which reports the message) handles it instead.
+fn raised_by_a_test(file: &str) -> bool {
+    file.starts_with("tests/") || file.starts_with("tests\\")
+}
+
 fn install_hook() {
-    std::panic::set_hook(Box::new(|info| {
+    let found = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
-        panicked(
-            payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-                .unwrap_or("a panic"),
-        );
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic");
+        match info.location() {
+            Some(at) if raised_by_a_test(at.file()) => found(info),
+            _ => panicked(message),
+        }
     }));
 }
 

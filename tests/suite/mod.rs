@@ -18,6 +18,7 @@ mod faces;
 mod midi_and_recovery;
 mod music_variants;
 mod operations;
+mod panics;
 mod personas_and_voices;
 mod retries;
 mod settings;
