@@ -18,7 +18,8 @@ fn a_failed_assertion_in_a_test_fails_that_test_only() {
 /// Runs after the test above (the runner keeps the order of declaration): the module still works.
 #[wasm_bindgen_test]
 fn the_module_still_answers_after_a_test_failed() {
-    let body = r#"{"code":200,"msg":"ok","data":{"callbackType":"complete","task_id":"t1","data":[]}}"#;
+    let body =
+        r#"{"code":200,"msg":"ok","data":{"callbackType":"complete","task_id":"t1","data":[]}}"#;
     let parsed = tunesmith::parse_callback(JsValue::from_str(body));
     assert!(parsed.is_ok(), "{parsed:?}");
 }
