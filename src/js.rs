@@ -32,10 +32,11 @@
 //!   capacity overflow: a panic, which in wasm is a trap that kills the module.
 //! - **It never panics**, and nor does the rest of the crate: see "Panics" in `lib.rs`.
 //!
-//! `clippy.toml` disallows the `js_sys` and `wasm_bindgen` calls that break the first promise, so
-//! that new code cannot reach a caller's value another way; this file alone is allowed them, to
-//! wrap them under `catch`. [`get`] and its siblings stay for the crate's own values and the
-//! service's answers (parsed from JSON by the crate: plain data, no code in them).
+//! `clippy.toml` disallows the `js_sys`, `web_sys` and `wasm_bindgen` calls that break the first
+//! promise, so that new code cannot reach a caller's value another way: this file is allowed them,
+//! to wrap them under `catch`, and so is `normalize.rs`, which reads only the service's answers.
+//! [`get`] and its siblings stay for the crate's own values and those answers (parsed from JSON by
+//! the crate: plain data, no code in them).
 #![allow(clippy::disallowed_methods)]
 
 use crate::errors::Error;
