@@ -90,7 +90,6 @@ struct UploadOptions {
 }
 
 impl UploadOptions {
-    #[inline(never)]
     fn from_js(v: &Arg) -> Result<UploadOptions, Error> {
         let call = CallOptions::from_js(v)?;
         // Strings or nothing, checked by the protocol's rules (`check`) before anything is sent.
@@ -164,7 +163,6 @@ fn is_mime(s: &str) -> bool {
 
 /// Checks the request fields beside the payload with the protocol's rules. The payload itself
 /// (`file`, `base64Data`) is checked apart, so that megabytes of it are never copied into wasm.
-#[inline(never)]
 fn check(op: Op, request: &JsValue) -> Result<(), Error> {
     for rule in op
         .endpoint()
