@@ -32,10 +32,11 @@
 //!   capacity overflow: a panic, which in wasm is a trap that kills the module.
 //! - **It never panics**, and nor does the rest of the crate: see "Panics" in `lib.rs`.
 //!
-//! `clippy.toml` disallows the `js_sys` and `wasm_bindgen` calls that break the first promise, so
-//! that new code cannot reach a caller's value another way; this file alone is allowed them, to
-//! wrap them under `catch`. [`get`] and its siblings stay for the crate's own values and the
-//! service's answers (parsed from JSON by the crate: plain data, no code in them).
+//! `clippy.toml` disallows the `js_sys`, `web_sys` and `wasm_bindgen` calls that break the first
+//! promise, so that new code cannot reach a caller's value another way: this file is allowed them,
+//! to wrap them under `catch`, and so is `normalize.rs`, which reads only the service's answers.
+//! [`get`] and its siblings stay for the crate's own values and those answers (parsed from JSON by
+//! the crate: plain data, no code in them).
 #![allow(clippy::disallowed_methods)]
 
 use crate::errors::Error;
@@ -70,12 +71,6 @@ extern "C" {
     fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
     fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
-    fn get_with_receiver(
-        target: &JsValue,
-        key: &str,
-        receiver: &JsValue,
-    ) -> Result<JsValue, JsValue>;
 }
 
 /// The longest delay timers take (2^31 - 1 ms, about 24.8 days): past it they fire at once.
@@ -239,13 +234,12 @@ impl Arg {
     /// `self[key]`, named `key`. A getter or Proxy trap that throws is a `ValidationError` naming
     /// `key` (with what was thrown as its `cause`); a value that is not an object has no fields,
     /// which read as `undefined`.
-    #[inline(never)]
     pub fn field(&self, key: &'static str) -> Result<Arg, Error> {
         self.field_named(key, key)
     }
 
-    /// `self[key]`, named `name` in errors (a nested field, such as `data.taskId`).
-    #[inline(never)]
+    /// `self[key]`, named `name` in errors: the field it stands for (a URL object's `href` is the
+    /// `fileUrl`, an array's `length` is the array).
     pub fn field_named(&self, key: &str, name: &'static str) -> Result<Arg, Error> {
         if !self.value.is_object() && !self.value.is_function() {
             return Ok(Arg::new(JsValue::UNDEFINED, name));
@@ -286,13 +280,12 @@ impl Arg {
     }
 
     /// [`Arg::text`], for a string of at most `max` UTF-16 units.
-    #[inline(never)]
     pub fn text_within(&self, max: u32) -> Result<Option<String>, Error> {
         let Some(s) = self.value.dyn_ref::<JsString>() else {
             return Ok(None);
         };
         if s.length() > max {
-            return Err(self.too_long("max_length", s.length(), max, "characters"));
+            return Err(self.too_long("max_length", f64::from(s.length()), max, "characters"));
         }
         Ok(s.as_string())
     }
@@ -324,7 +317,7 @@ impl Arg {
         let length = self.field_named("length", self.name)?;
         let n = length.number().unwrap_or(f64::NAN);
         if !(0.0..=f64::from(MAX_ITEMS)).contains(&n) {
-            return Err(self.too_long("range", n as u32, MAX_ITEMS, "items"));
+            return Err(self.too_long("range", n, MAX_ITEMS, "items"));
         }
         let mut items = Vec::new();
         for i in 0..n as u32 {
@@ -346,19 +339,19 @@ impl Arg {
     pub fn entries(&self) -> Result<Vec<(String, JsValue)>, Error> {
         let pairs = entries(&self.value).map_err(|e| unreadable(self.name, e))?;
         if pairs.len() > MAX_ITEMS as usize {
-            return Err(self.too_long("range", pairs.len() as u32, MAX_ITEMS, "keys"));
+            return Err(self.too_long("range", pairs.len() as f64, MAX_ITEMS, "keys"));
         }
         Ok(pairs)
     }
 
     /// Refuses a value larger than the package reads (`got` of `unit`, over `max`).
-    fn too_long(&self, rule: &'static str, got: u32, max: u32, unit: &str) -> Error {
+    fn too_long(&self, rule: &'static str, got: f64, max: u32, unit: &str) -> Error {
         self.invalid(
             rule,
             format!(
                 "`{}` has {} {unit}: more than the package reads ({})",
                 self.name,
-                count(f64::from(got)),
+                count(got),
                 count(f64::from(max))
             ),
         )
@@ -379,7 +372,7 @@ impl Arg {
         if text.length() > MAX_JSON_UNITS {
             return Err(self.too_long(
                 "max_size",
-                text.length(),
+                f64::from(text.length()),
                 MAX_JSON_UNITS,
                 "characters of JSON",
             ));

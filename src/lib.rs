@@ -17,12 +17,17 @@
 //!   `ValidationError` naming the field. `clippy.toml` disallows the `js_sys`/`wasm_bindgen` calls
 //!   that would read a caller's value another way (or throw through wasm frames).
 //! - Clippy denies, in this crate and in `tunesmith-protocol` (compiled into the same module),
-//!   `unwrap`, `expect`, `panic!`, `unreachable!`, `todo!`, `unimplemented!`, indexing and slicing
-//!   that can go out of bounds, slicing a string at a byte offset, and `assert!` in functions that
-//!   return a `Result` (Cargo.toml, `[lints.clippy]`).
+//!   `unwrap`, `expect`, `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `exit`, indexing and
+//!   slicing that can go out of bounds, slicing a string at a byte offset, and `assert!` in
+//!   functions that return a `Result` (`[lints.clippy]` of both Cargo.toml); an exception needs an
+//!   `allow` with its reason beside it. Arithmetic is not linted: the shipped profile has no
+//!   overflow checks (overflow wraps, it does not panic), every integer division is by a constant,
+//!   and the protocol's arithmetic runs with overflow checks on under the fuzzer.
 //! - Should a panic happen anyway, the hook of `settle.rs` rejects every pending Promise and makes
 //!   later calls fail at once, with a `TunesmithError` of kind `internal`, instead of leaving them
-//!   pending on a dead module.
+//!   pending on a dead module (the trap itself cannot be avoided: see below). Every Promise the
+//!   package returns goes through `settle::promise`, every synchronous entry point starts with
+//!   `settle::entered`.
 //!
 //! `panic = "abort"` in `[profile.wasm-release]` is deliberate, and the only choice on stable:
 //! `wasm32-unknown-unknown` cannot unwind without a nightly `-Zbuild-std` and wasm exception

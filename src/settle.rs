@@ -20,7 +20,7 @@ use wasm_bindgen_futures::future_to_promise;
 #[wasm_bindgen(module = "/src/js/settle.js")]
 extern "C" {
     fn settles(promise: Promise) -> Promise;
-    // Takes `&str`s only: called while panicking or out of memory, it must not allocate.
+    // Takes a `&str`: called while panicking or out of memory, it must not allocate.
     fn panicked(message: &str);
     #[wasm_bindgen(catch)]
     fn guard() -> Result<(), JsValue>;

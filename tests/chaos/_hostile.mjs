@@ -18,8 +18,11 @@ const MB = "m".repeat(1 << 20);
 let big;
 const TRAPS = ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "set", "defineProperty", "deleteProperty", "isExtensible", "preventExtensions"];
 
+// A fresh copy of the slot's valid value, so that a hostile kind (freezing it, defining getters on
+// it) never changes the value other cases start from.
 function copy(base) {
-  if (base && typeof base === "object" && !Array.isArray(base)) return { ...base };
+  if (Array.isArray(base)) return [...base];
+  if (base && typeof base === "object") return { ...base };
   return base;
 }
 
@@ -130,7 +133,13 @@ const BUILDERS = {
     () => class {},
     () => function* () {},
     () => Math.max,
-    (base) => Object.assign(() => 1, copy(objectBase(base))),
+    // A function carrying the base's fields (`name` and `length` included, which plain assignment
+    // cannot set on a function).
+    (base) => {
+      const f = () => 1;
+      for (const [k, v] of Object.entries(objectBase(base))) Object.defineProperty(f, k, { value: v, enumerable: true, configurable: true });
+      return f;
+    },
   ],
   "throwing-function": [
     () => {

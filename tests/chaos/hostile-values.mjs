@@ -53,6 +53,7 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
       methods: [...new Set(slots.filter((s) => ["method", "waiter", "watchTask", "upload"].includes(s.entry) && !s.name.startsWith("Client.prototype")).map((s) => s.name.split("(")[0]))],
     },
     matrixCasesRun: 0,
+    probeErrors: 0,
     wasmTraps: 0,
     values: 0,
     accepted: 0,
@@ -112,6 +113,7 @@ export async function run({ values = scaled(100_000, 300), seed = 1 } = {}) {
   const goals = {
     values: atLeast(totals.values, cases),
     matrixCovered: atLeast(totals.matrixCasesRun, matrixCases),
+    probeErrors: goal(totals.probeErrors, 0),
     untypedErrors: goal(totals.untypedErrors, 0),
     pendingPromises: goal(totals.pending, 0),
     panics: goal(totals.panics, 0),
@@ -350,6 +352,7 @@ async function worker({ rec, from, to, seed, matrixCases }) {
   // Internal to `tunesmith/server`, exported by the wasm glue: an entry point all the same.
   const { validateRequest } = await import(pathToFileURL(resolve(env.pkg, "tunesmith.js")).href);
   const counts = {
+    probeErrors: 0,
     matrixCasesRun: 0,
     wasmTraps: 0,
     callerCallbackThrows: 0,
@@ -487,7 +490,15 @@ async function worker({ rec, from, to, seed, matrixCases }) {
   const lane = async () => {
     while (nextCase < to && !poisonedBy) {
       const i = nextCase++;
-      const c = buildCase(i);
+      let c;
+      try {
+        c = buildCase(i);
+      } catch (e) {
+        // The probe's own bug (a hostile value it could not build), not the package's: counted.
+        counts.probeErrors++;
+        counts.untypedExamples.add("probe", `case ${i}: ${describe(e)}`);
+        continue;
+      }
       counts.values++;
       if (i < matrixCases) counts.matrixCasesRun++;
       counts.byEntry[c.entry] = (counts.byEntry[c.entry] ?? 0) + 1;
