@@ -62,40 +62,188 @@ async function serve(handler, origin, req, res) {
   res.on("close", () => {
     if (!res.writableFinished) abort?.abort();
   });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  const method = req.method ?? "GET";
-  /** @type {RequestInit & { duplex?: string }} */
-  const init = { method, headers };
-  if (method !== "GET" && method !== "HEAD") {
-    init.body = /** @type {ReadableStream<Uint8Array>} */ (/** @type {any} */ (ReadableStream).from(req));
-    init.duplex = "half";
-  }
+  const signal = () => (abort ??= new AbortController()).signal;
   // Mounted under a prefix (`app.use("/tunesmith", ...)`), Express and Connect cut it from `url`
   // and keep the whole path in `originalUrl`, which is what the companion routes on.
   const path = /** @type {{ originalUrl?: string }} */ (req).originalUrl ?? req.url;
-  let request;
-  try {
-    if (!path?.startsWith("/")) throw new TypeError("not an origin-form target");
-    request = new Request(origin + path, init);
-    // Given to the constructor, a signal costs more than the whole request's handling (Node 20's
-    // Request follows it through weak references); the request carries its own, made on first use.
-    Object.defineProperty(request, "signal", { get: () => (abort ??= new AbortController()).signal });
-  } catch {
-    res.writeHead(400, {
-      "content-type": "application/json; charset=utf-8",
-      "content-length": String(BAD_TARGET.length), // ASCII: one byte a character
-      connection: "close",
-    });
-    return void res.end(BAD_TARGET);
-  }
-  // The companion's own handler answers with a Reply, written as it is; any other, with a Response.
+  if (!path?.startsWith("/") || FORBIDDEN_METHODS.has(req.method?.toUpperCase() ?? "")) return badTarget(res);
+  const request = new IncomingRequest(origin + path, req, signal);
+  // The companion's own handler takes the request as it is and answers with a Reply, written as it
+  // is; any other handler, with a Web Request and a Response.
   const direct = /** @type {{ [REPLY]?: (request: Request) => Promise<Reply> }} */ (handler)[REPLY];
-  if (direct) return write(await direct(request), res);
-  await write(fromResponse(await handler(request)), res);
+  if (direct) return write(await direct(/** @type {Request} */ (/** @type {unknown} */ (request))), res);
+  let web;
+  try {
+    web = request.toRequest();
+  } catch {
+    return badTarget(res);
+  }
+  await write(fromResponse(await handler(web)), res);
+}
+
+/** Methods a Web `Request` refuses to carry. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/** @param {import("node:http").ServerResponse} res */
+function badTarget(res) {
+  res.writeHead(400, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(BAD_TARGET.length), // ASCII: one byte a character
+    connection: "close",
+  });
+  res.end(BAD_TARGET);
+}
+
+/**
+ * A request as the companion's handler reads it, made from Node's IncomingMessage without a Web
+ * `Request` (whose constructor, with its `Headers` and `AbortSignal`, costs more than the rest of a
+ * forwarded query): its method, URL, headers (a read-only view of Node's), body and signal. Any
+ * other member of a `Request` (`json()`, `clone()`, `credentials`...), which an `authorize` function
+ * may read, is the Web `Request`'s, made on first use.
+ */
+class IncomingRequest {
+  /** @type {Request | null} */
+  #request = null;
+  /** @type {ReadableStream<Uint8Array> | null | undefined} */
+  #body;
+  /** @type {NodeHeaders | null} */
+  #headers = null;
+  #url;
+  #req;
+  #signal;
+  /**
+   * @param {string} url @param {import("node:http").IncomingMessage} req
+   * @param {() => AbortSignal} signal
+   */
+  constructor(url, req, signal) {
+    this.#url = url;
+    this.#req = req;
+    this.#signal = signal;
+  }
+
+  get url() {
+    return this.#url;
+  }
+
+  get method() {
+    return this.#req.method ?? "GET";
+  }
+
+  get headers() {
+    return (this.#headers ??= new NodeHeaders(this.#req.headers));
+  }
+
+  get signal() {
+    return this.#signal();
+  }
+
+  get body() {
+    if (this.#body === undefined) {
+      const method = this.method;
+      this.#body =
+        method === "GET" || method === "HEAD"
+          ? null
+          : /** @type {ReadableStream<Uint8Array>} */ (/** @type {any} */ (ReadableStream).from(this.#req));
+    }
+    return this.#body;
+  }
+
+  /** The Web `Request` of this request, made once; it reads the same body stream. */
+  toRequest() {
+    if (this.#request) return this.#request;
+    /** @type {RequestInit & { duplex?: string }} */
+    const init = { method: this.method, headers: [...this.headers] };
+    if (this.body) {
+      init.body = this.body;
+      init.duplex = "half";
+    }
+    const request = new Request(this.#url, init);
+    // Given to the constructor, a signal costs more than the whole request's handling (Node 20's
+    // Request follows it through weak references); the request carries this one, made on first use.
+    Object.defineProperty(request, "signal", { get: this.#signal });
+    return (this.#request = request);
+  }
+}
+
+// Every other member of a Web Request, from the Request made on first use.
+for (const name of Object.getOwnPropertyNames(Request.prototype)) {
+  if (name in IncomingRequest.prototype) continue;
+  const member = Object.getOwnPropertyDescriptor(Request.prototype, name);
+  Object.defineProperty(IncomingRequest.prototype, name, {
+    configurable: true,
+    ...(typeof member?.value === "function"
+      ? { value(/** @type {unknown[]} */ ...args) { return /** @type {any} */ (this.toRequest())[name](...args); } }
+      : { get() { return /** @type {any} */ (this.toRequest())[name]; } }),
+  });
+}
+
+/**
+ * The request's headers as a Web `Headers` reads them (lower-case names, in order, values of one
+ * name joined as Node joins them), over Node's own object; read-only, as a request's are.
+ */
+class NodeHeaders {
+  #raw;
+  /** @param {import("node:http").IncomingHttpHeaders} raw */
+  constructor(raw) {
+    this.#raw = raw;
+  }
+
+  /** @param {string} name */
+  get(name) {
+    const v = this.#raw[String(name).toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  /** @param {string} name */
+  has(name) {
+    return this.#raw[String(name).toLowerCase()] !== undefined;
+  }
+
+  getSetCookie() {
+    const v = this.#raw["set-cookie"];
+    return v === undefined ? [] : Array.isArray(v) ? [...v] : [v];
+  }
+
+  /** @returns {IterableIterator<[string, string]>} */
+  *entries() {
+    for (const name of Object.keys(this.#raw).sort()) {
+      const v = this.get(name);
+      if (v !== null) yield [name, v];
+    }
+  }
+
+  keys() {
+    return [...this.entries()].map(([name]) => name)[Symbol.iterator]();
+  }
+
+  values() {
+    return [...this.entries()].map(([, value]) => value)[Symbol.iterator]();
+  }
+
+  /** @param {(value: string, name: string, headers: NodeHeaders) => void} each @param {unknown} [self] */
+  forEach(each, self) {
+    for (const [name, value] of this.entries()) each.call(self, value, name, this);
+  }
+
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+
+  get [Symbol.toStringTag]() {
+    return "Headers";
+  }
+
+  append() {
+    throw new TypeError("a request's headers are immutable");
+  }
+
+  set() {
+    this.append();
+  }
+
+  delete() {
+    this.append();
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The companion's requests to the service. In Node, over a keep-alive connection pool of undici's
-// own (its `request` is several times cheaper than `fetch`); elsewhere (Deno, Bun, Workers) or with
-// the `fetch` option, through fetch. Redirects are never followed: the key would go along.
+// own, through its `dispatch` (`fetch` costs several times more, and `request` makes a Node stream
+// of every answer that is read whole anyway); elsewhere (Deno, Bun, Workers) or with the `fetch`
+// option, through fetch. Redirects are never followed: the key would go along.
 
 /** Workers do not implement `redirect: "error"`; there "manual" hands a 3xx back (an opaque one, as
  * status 0), which `forward` refuses like every other. */
@@ -11,6 +12,8 @@ const UNDICI = "undici";
 /** Idle connections to the service are kept this long for the next request. */
 const KEEP_ALIVE_MS = 30_000;
 export const USER_AGENT = "tunesmith-companion";
+/** An origin as its URL is usually written (lower-case scheme, no user, no backslash). */
+const PLAIN_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 /**
  * What the service answered.
@@ -49,7 +52,7 @@ export function upstream(customFetch) {
     customFetch || !isNode()
       ? null
       : import(UNDICI).then(
-          (undici) => ({ undici, dispatcher: new undici.Agent({ keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS }) }),
+          (undici) => ({ undici, pools: new Map() }),
           (e) => {
             failure = `companion: undici could not be loaded (${e?.message ?? e}); forwarding with fetch, which is slower`;
             warn?.(failure);
@@ -80,23 +83,24 @@ export function upstream(customFetch) {
   const viaPool = async (url, r) => {
     const agent = await /** @type {Promise<any>} */ (pool);
     if (!agent) return viaFetch(url, r);
-    const { statusCode, headers, body } = await agent.undici.request(url, {
-      dispatcher: agent.dispatcher,
-      method: r.method,
-      headers: r.headers,
-      body: r.body,
-      signal: r.signal,
-    });
-    return {
-      status: statusCode,
-      header: (name) => {
-        const v = headers[name];
-        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : String(v);
-      },
-      text: () => body.text(),
-    };
+    // The service's two hosts, each with a pool of its own. A plain `scheme://host[:port]/path`
+    // (every usual URL) is cut where its path starts; any other spelling is read by the URL parser.
+    const at = url.indexOf("/", url.indexOf("//") + 2);
+    let origin = at < 0 ? url : url.slice(0, at);
+    let path = at < 0 ? "/" : url.slice(at);
+    if (!PLAIN_ORIGIN.test(origin)) {
+      const u = new URL(url);
+      origin = u.origin;
+      path = u.pathname + u.search;
+    }
+    let dispatcher = agent.pools.get(origin);
+    if (!dispatcher) {
+      dispatcher = new agent.undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+      agent.pools.set(origin, dispatcher);
+    }
+    const options = { path, method: r.method, headers: r.headers, body: r.body };
+    return new Promise((resolve, reject) => dispatch(dispatcher, options, r.signal, resolve, reject));
   };
-
   return {
     /** Sets where a failure to load the pool is reported. */
     onWarning(/** @type {(message: string) => void} */ log) {
@@ -110,7 +114,62 @@ export function upstream(customFetch) {
     },
     async close() {
       const agent = await pool;
-      await agent?.dispatcher.close().catch(() => {});
+      await Promise.all([...(agent?.pools.values() ?? [])].map((p) => p.close().catch(() => {})));
     },
   };
+}
+
+/**
+ * One request on undici's `dispatcher`, its answer gathered whole (the service's answers are small
+ * JSON, and every one is read to its end).
+ * @param {any} dispatcher @param {object} options @param {AbortSignal | undefined} signal
+ * @param {(answer: UpstreamAnswer) => void} resolve @param {(error: unknown) => void} reject
+ */
+function dispatch(dispatcher, options, signal, resolve, reject) {
+  let status = 0;
+  /** @type {Record<string, string | string[]>} */
+  let headers = {};
+  /** @type {Buffer[]} */
+  const chunks = [];
+  /** @type {(() => void) | null} */
+  let unlisten = null;
+  const settle = () => unlisten?.();
+  dispatcher.dispatch(options, {
+    /** @param {{ abort(reason: unknown): void }} controller */
+    onRequestStart(controller) {
+      if (!signal) return;
+      if (signal.aborted) return controller.abort(signal.reason);
+      const abort = () => controller.abort(signal.reason);
+      signal.addEventListener("abort", abort, { once: true });
+      unlisten = () => signal.removeEventListener("abort", abort);
+    },
+    /** @param {unknown} _ @param {number} statusCode @param {Record<string, string | string[]>} h */
+    onResponseStart(_, statusCode, h) {
+      // A 1xx is followed by the answer's own status and headers.
+      if (statusCode < 200) return;
+      status = statusCode;
+      headers = h;
+    },
+    /** @param {unknown} _ @param {Buffer} chunk */
+    onResponseData(_, chunk) {
+      chunks.push(chunk);
+    },
+    onResponseEnd() {
+      settle();
+      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString();
+      resolve({
+        status,
+        header: (name) => {
+          const v = headers[name];
+          return v === undefined ? null : Array.isArray(v) ? v.join(", ") : String(v);
+        },
+        text: async () => text,
+      });
+    },
+    /** @param {unknown} _ @param {unknown} error */
+    onResponseError(_, error) {
+      settle();
+      reject(error);
+    },
+  });
 }
