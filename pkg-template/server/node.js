@@ -138,6 +138,8 @@ class IncomingRequest {
   }
 
   get body() {
+    // Once made, the Request holds the body (`clone()` puts a branch of it in the stream's place).
+    if (this.#request) return this.#request.body;
     if (this.#body === undefined) {
       const method = this.method;
       this.#body =
@@ -153,8 +155,9 @@ class IncomingRequest {
     if (this.#request) return this.#request;
     /** @type {RequestInit & { duplex?: string }} */
     const init = { method: this.method, headers: [...this.headers] };
-    if (this.body) {
-      init.body = this.body;
+    const body = this.body;
+    if (body) {
+      init.body = body;
       init.duplex = "half";
     }
     const request = new Request(this.#url, init);

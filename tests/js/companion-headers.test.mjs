@@ -3,7 +3,7 @@
 // spelling of the key) reach the page.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ALL_OPERATIONS, KEY, call, pkg, raw, session, skip, startCompanion } from "./companion/harness.mjs";
+import { ALL_OPERATIONS, GENERATE, KEY, call, pkg, raw, session, skip, startCompanion } from "./companion/harness.mjs";
 import { hostileService } from "./companion/upstreams.mjs";
 
 let companion;
@@ -124,4 +124,46 @@ test("x-request-id and retry-after-ms are exposed to pages, and an upload error 
   const error = await client.uploadFile(new File([new Uint8Array(100)], "a.wav", { type: "audio/wav" }), { uploadPath: "companion" }).catch((e) => e);
   assert.ok(error instanceof pkg.ApiError, String(error));
   assert.match(error.requestId ?? "", /\S/, "the upload error names its request");
+});
+
+test("in Node, `authorize` reads the request as a Web Request: URL on publicUrl, headers, body, any other member", { skip }, async () => {
+  const seen = [];
+  const c = await startCompanion({
+    allow: ALL_OPERATIONS,
+    authorize: async (request) => {
+      seen.push({
+        url: request.url,
+        method: request.method,
+        session: request.headers.get("X-Session"),
+        has: request.headers.has("x-session"),
+        absent: request.headers.get("x-absent"),
+        names: [...request.headers.keys()],
+        copied: new Headers(request.headers).get("x-session"),
+        pairs: Object.fromEntries(request.headers),
+        cache: request.cache,
+        clone: request.clone() instanceof Request,
+      });
+      return request.headers.get("x-session")?.replace(/-session$/, "") ?? null;
+    },
+  });
+  try {
+    const created = await call(c, "/music/api/v1/generate", { user: "alice", method: "POST", body: GENERATE, headers: { "x-tag": "a" } });
+    assert.equal(created.status, 200, created.text);
+    const [s] = seen;
+    assert.equal(s.url, `${c.url}/music/api/v1/generate`);
+    assert.equal(s.method, "POST");
+    assert.equal(s.session, "alice-session");
+    assert.equal(s.has, true);
+    assert.equal(s.absent, null);
+    assert.deepEqual(s.names, [...s.names].sort(), "names in order, as Headers lists them");
+    assert.ok(s.names.includes("x-tag"));
+    assert.equal(s.copied, "alice-session");
+    assert.equal(s.pairs["x-tag"], "a");
+    assert.equal(s.cache, "default");
+    assert.equal(s.clone, true);
+    // The body, read after authorize touched the Request made for `clone()`, still reaches the service.
+    assert.match(created.body.data.taskId, /./);
+  } finally {
+    await c.close();
+  }
 });

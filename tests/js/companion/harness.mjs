@@ -55,14 +55,25 @@ export async function startCompanion(options = {}) {
     },
     ...options,
   });
-  const keep = async (request) => {
-    const response = await handler(request);
-    const type = response.headers.get("content-type") ?? "";
-    seen.push(JSON.stringify([...response.headers]));
-    if (!type.startsWith("text/event-stream")) seen.push(await response.clone().text());
-    return response;
-  };
-  http.on("request", server.toNodeListener(keep));
+  // The companion's own listener, as a Node server runs it (its answers written without a Response);
+  // every answer's headers and body are kept for the key scan as they are written.
+  const listener = server.toNodeListener(handler);
+  http.on("request", (req, res) => {
+    const { writeHead, write, end } = res;
+    res.writeHead = function (status, headers) {
+      seen.push(JSON.stringify(headers ?? {}));
+      return writeHead.apply(this, arguments);
+    };
+    res.write = function (chunk) {
+      seen.push(Buffer.from(chunk).toString());
+      return write.apply(this, arguments);
+    };
+    res.end = function (chunk) {
+      if (chunk !== undefined && typeof chunk !== "function") seen.push(Buffer.from(chunk).toString());
+      return end.apply(this, arguments);
+    };
+    listener(req, res);
+  });
   const sockets = new Set();
   http.on("connection", (s) => {
     sockets.add(s);
