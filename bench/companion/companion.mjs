@@ -5,11 +5,14 @@
 //   3. the companion's memory with 1,000 connected pages, during a 100 MB upload, and with 48
 //      maximal JSON bodies (Base64 uploads) sent at once, on a companion with the default limits;
 //   4. forwarded record queries per second against the emulator directly (wrk, 64 connections, the
-//      same run), as a ratio, with p99 latencies.
+//      same run), as a ratio, with p99 latencies; and the CPU time each process spends on a query
+//      (the ratio moves with what else the machine runs, the CPU time per query much less).
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
-// TUNESMITH_BENCH_STAGE_DELAY_MS; TUNESMITH_BENCH_SMOKE=1 for one small run (bench/_lib.mjs).
+// TUNESMITH_BENCH_STAGE_DELAY_MS, TUNESMITH_BENCH_EMULATOR_PID (for its CPU time; optional);
+// TUNESMITH_BENCH_SMOKE=1 for one small run (bench/_lib.mjs).
 // Prints one table; exits non-zero only when something broke.
 import { execFile } from "node:child_process";
+import { readFile, readdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -121,14 +124,27 @@ try {
     })
   ).json();
   const taskId = created.data.taskId;
+  // CPU time a process has run, all its threads, in ns (/proc/<pid>/task/*/schedstat; null where
+  // there is none).
+  const cpuNs = async (pid) => {
+    const tasks = pid ? await readdir(`/proc/${pid}/task`).catch(() => null) : null;
+    if (tasks === null) return null;
+    const times = await Promise.all(tasks.map((t) => readFile(`/proc/${pid}/task/${t}/schedstat`, "utf8").catch(() => "0")));
+    return times.reduce((sum, text) => sum + Number(text.split(" ")[0]), 0);
+  };
+  const emulatorPid = Number(process.env.TUNESMITH_BENCH_EMULATOR_PID) || null;
   const wrk = async (url, header) => {
+    const [c0, e0] = await Promise.all([cpuNs(companion.child.pid), cpuNs(emulatorPid)]);
     const { stdout } = await promisify(execFile)("wrk", ["-t2", "-c64", `-d${WRK_SECONDS}s`, "--latency", "-H", header, url]);
+    const [c1, e1] = await Promise.all([cpuNs(companion.child.pid), cpuNs(emulatorPid)]);
     const rps = Number(stdout.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
     if (!rps || /Non-2xx/.test(stdout)) throw new Error(`wrk on ${url}:\n${stdout}`);
     const timeouts = Number(stdout.match(/timeout (\d+)/)?.[1] ?? 0);
     const p50 = stdout.match(/^\s+50%\s+(\S+)/m)?.[1];
     const p99 = stdout.match(/^\s+99%\s+(\S+)/m)?.[1];
-    return { rps, timeouts, p50, p99 };
+    const requests = Number(stdout.match(/(\d+) requests in/)?.[1]);
+    const perQuery = (a, b) => (a === null || b === null || !requests ? null : (b - a) / 1000 / requests);
+    return { rps, timeouts, p50, p99, companionUs: perQuery(c0, c1), emulatorUs: perQuery(e0, e1) };
   };
   const path = `/api/v1/generate/record-info?taskId=${taskId}`;
   // A first pass warms both (the companion's code, its pool's connections); the second counts.
@@ -143,6 +159,11 @@ try {
   row("record query latency p50 / p99: through the companion", `${forwarded.p50} / ${forwarded.p99}`);
   const ratio = forwarded.rps / direct.rps;
   row("forwarded / direct", `${ratio.toFixed(2)}x`, ">= 0.5x", ratio >= 0.5);
+  const us = (v) => (v === null ? "?" : v.toFixed(0));
+  row(
+    "CPU time per record query (µs): emulator directly / through the companion: companion + emulator",
+    `${us(direct.emulatorUs)} / ${us(forwarded.companionUs)} + ${us(forwarded.emulatorUs)}`,
+  );
 } finally {
   await companion.kill();
 }
