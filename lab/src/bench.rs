@@ -561,7 +561,10 @@ fn companion(bin: &std::path::Path) -> Result<()> {
     let mut env = script_env(&emulator, &pkg.dir, false);
     env.push((ENV_STAGE_DELAY_MS, STAGE_DELAY_MS.into()));
     // The script reads the emulator's CPU time, to give each side's cost per query.
-    env.push(("TUNESMITH_BENCH_EMULATOR_PID", emulator.pid().to_string().into()));
+    env.push((
+        "TUNESMITH_BENCH_EMULATOR_PID",
+        emulator.pid().to_string().into(),
+    ));
     run_script(&section_script("companion"), &env)
 }
 
