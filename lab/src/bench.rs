@@ -1,12 +1,12 @@
 //! `cargo lab bench`: emulator throughput and memory, package size and where its bytes are,
 //! browser and Node benchmark scripts; each figure beside its baseline or goal, measured in the
 //! same run. A missed goal is printed, not failed: timings vary. `cargo xtask test` runs each
-//! script once at a small size (`xtask::bench_scripts`) so that none can break unseen.
+//! script once at a small size (its `bench` stage) so that none can break unseen.
 
 use crate::emulator::{self, Emulator, Launch, TEST_KEY};
 use crate::package::{self, Profile};
 use crate::proc;
-use crate::test::{node_scripts, script_env};
+use crate::test::{node_scripts, script_env, ENV_STAGE_DELAY_MS};
 use crate::toolchain;
 use crate::{http, wrk};
 use anyhow::{bail, Context, Result};
@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use xtask::bench_scripts::{section_script, ENV_STAGE_DELAY_MS};
 
 pub struct Options {
     pub only: Option<Vec<String>>,
@@ -36,6 +35,15 @@ const SECTIONS: [&str; 7] = [
 const TARGET_REQUESTS_PER_SEC: f64 = 20_000.0;
 const TARGET_P99_MS: f64 = 5.0;
 const TARGET_RSS_MB: f64 = 200.0;
+
+/// The script of a section that runs one of its own (the `browser` section runs every
+/// `bench/*.mjs`).
+fn section_script(section: &str) -> PathBuf {
+    crate::root()
+        .join("bench")
+        .join(section)
+        .join(format!("{section}.mjs"))
+}
 
 const BENCH_KEY: &str = TEST_KEY;
 const TASKS_IN_FLIGHT: u64 = 10_000;
@@ -525,17 +533,12 @@ fn browser(bin: &std::path::Path) -> Result<()> {
     let pkg = package::build(Profile::Release)?;
     let site = crate::target_dir().join("bench-site");
     package::stage_site(&site, Some(&pkg))?;
-    let serves_page = emulator::supports(bin, "--www");
-    let www: Vec<OsString> = if serves_page {
-        vec!["--www".into(), site.into()]
-    } else {
-        Vec::new()
-    };
+    let www: Vec<OsString> = vec!["--www".into(), site.into()];
     // Tasks that live a few seconds, so that each waiter of bench/waiters.mjs makes several
     // queries and the schedule (not just its first query) is what gets counted.
     const STAGE_DELAY_MS: &str = "1500";
     let emulator = start(bin, STAGE_DELAY_MS, www)?;
-    let mut env = script_env(&emulator, &pkg.dir, serves_page);
+    let mut env = script_env(&emulator, &pkg.dir);
     env.push((ENV_STAGE_DELAY_MS, STAGE_DELAY_MS.into()));
     let mut failed = Vec::new();
     for script in &scripts {
@@ -558,7 +561,7 @@ fn companion(bin: &std::path::Path) -> Result<()> {
     let pkg = package::build(Profile::Release)?;
     const STAGE_DELAY_MS: &str = "1500";
     let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;
-    let mut env = script_env(&emulator, &pkg.dir, false);
+    let mut env = script_env(&emulator, &pkg.dir);
     env.push((ENV_STAGE_DELAY_MS, STAGE_DELAY_MS.into()));
     run_script(&section_script("companion"), &env)
 }
@@ -571,7 +574,7 @@ fn calls(bin: &std::path::Path) -> Result<()> {
     let named = named_package(&pkg.dir)?;
     const STAGE_DELAY_MS: &str = "100";
     let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;
-    let mut env = script_env(&emulator, &pkg.dir, false);
+    let mut env = script_env(&emulator, &pkg.dir);
     env.push((ENV_STAGE_DELAY_MS, STAGE_DELAY_MS.into()));
     env.push(("TUNESMITH_NAMED_PKG", named.into()));
     run_script(&section_script("calls"), &env)
@@ -616,7 +619,14 @@ fn run_script(script: &Path, env: &[(&'static str, OsString)]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_vm_rss;
+    use super::{parse_vm_rss, section_script};
+
+    #[test]
+    fn every_section_that_runs_a_script_has_it() {
+        for section in ["size", "companion", "calls", "bundle"] {
+            assert!(section_script(section).is_file(), "{section}");
+        }
+    }
 
     #[test]
     fn reads_resident_memory_in_bytes() {

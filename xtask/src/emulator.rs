@@ -57,19 +57,6 @@ pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
     .collect()
 }
 
-/// Whether this emulator build accepts `flag` (it is still growing: `--www` came late).
-pub fn supports(bin: &Path, flag: &str) -> bool {
-    Command::new(bin)
-        .arg("--help")
-        .output()
-        .map(|out| {
-            String::from_utf8_lossy(&out.stdout)
-                .split_whitespace()
-                .any(|w| w.trim_end_matches(',') == flag)
-        })
-        .unwrap_or(false)
-}
-
 /// `ready music=URL upload=URL` → (music, upload).
 pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
     let mut words = line.split_whitespace();
@@ -92,8 +79,6 @@ pub struct Emulator {
     child: Child,
     pub music: String,
     pub upload: String,
-    /// What it printed on stdout before it was ready (the development key, for one).
-    pub banner: Vec<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     temp_data_dir: Option<PathBuf>,
 }
@@ -163,7 +148,6 @@ impl Emulator {
             child,
             music: String::new(),
             upload: String::new(),
-            banner: Vec::new(),
             stderr,
             temp_data_dir,
         };
@@ -171,14 +155,13 @@ impl Emulator {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
-                Ok(line) => match parse_ready_line(&line) {
-                    Some((music, upload)) => {
+                Ok(line) => {
+                    if let Some((music, upload)) = parse_ready_line(&line) {
                         emulator.music = music;
                         emulator.upload = upload;
                         return Ok(emulator);
                     }
-                    None => emulator.banner.push(line),
-                },
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     bail!(
                         "the emulator printed no `ready` line within {READY_TIMEOUT:?}{}",
@@ -207,14 +190,6 @@ impl Emulator {
     /// Whether it has exited (and then how).
     pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
         self.child.try_wait().ok().flatten()
-    }
-
-    /// The last lines it printed on stderr.
-    pub fn stderr_lines(&self) -> Vec<String> {
-        self.stderr
-            .lock()
-            .map(|l| l.iter().cloned().collect())
-            .unwrap_or_default()
     }
 
     /// The last lines of its stderr, ready to append to an error message.

@@ -6,7 +6,7 @@
 
 use super::net::{self, Reply};
 use super::{Figure, Figures};
-use crate::emulator::{self, Emulator, Launch, TEST_KEY};
+use crate::emulator::{Emulator, Launch, TEST_KEY};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -213,12 +213,10 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     .map(OsString::from)
     .collect();
     args.push(sandbox.join("data").into());
-    if emulator::supports(bin, "--read-timeout-ms") {
-        args.extend([
-            "--read-timeout-ms".into(),
-            settings.read_timeout_ms.to_string().into(),
-        ]);
-    }
+    args.extend([
+        "--read-timeout-ms".into(),
+        settings.read_timeout_ms.to_string().into(),
+    ]);
     let before = tree(sandbox, &sandbox.join("data"));
     let emulator = start_in(bin, &args, &sandbox.join("cwd"))?;
     let mut probe = Probe {
@@ -918,7 +916,7 @@ mod tests {
 
     #[test]
     fn new_files_are_found_outside_the_skipped_folder() {
-        let Ok(dir) = emulator::fresh_temp_dir("chaos-tree-test") else {
+        let Ok(dir) = crate::emulator::fresh_temp_dir("chaos-tree-test") else {
             return;
         };
         let data = dir.join("data");
