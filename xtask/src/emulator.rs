@@ -210,19 +210,7 @@ impl Emulator {
 
     /// Stops it: `signal` (SIGTERM, or the user's SIGINT), then SIGKILL after `grace`.
     pub fn stop(&mut self, signal: libc::c_int, grace: Duration) {
-        if self.exited().is_some() {
-            return;
-        }
-        signal::send(self.pid(), signal);
-        let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if self.exited().is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        signal::stop(&mut self.child, signal, grace);
     }
 }
 

@@ -17,6 +17,20 @@ pub fn cargo() -> Command {
     cmd
 }
 
+/// The version cargo resolves for the package `spec` (a workspace crate, or one in Cargo.lock),
+/// read from `cargo pkgid`: `…#name@1.2.3`, or `…/name#1.2.3` when the folder has the crate's name.
+pub fn cargo_version(spec: &str) -> Result<String> {
+    let out = cargo().args(["pkgid", spec]).output()?;
+    let id = String::from_utf8_lossy(&out.stdout);
+    match id.trim().rsplit(['#', '@']).next() {
+        Some(version) if out.status.success() && !version.is_empty() => Ok(version.to_string()),
+        _ => bail!(
+            "`cargo pkgid {spec}` names no version: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
 pub fn describe(cmd: &Command) -> String {
     let mut text = cmd.get_program().to_string_lossy().into_owned();
     for arg in cmd.get_args() {
@@ -125,7 +139,15 @@ pub fn first_line(program: impl AsRef<OsStr>, args: &[&str]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::shell_quote;
+    use super::{cargo_version, shell_quote};
+
+    #[test]
+    fn reads_the_version_cargo_resolves_for_a_crate() {
+        let bindgen = cargo_version("wasm-bindgen").unwrap_or_default();
+        assert!(bindgen.starts_with("0.2."), "{bindgen}");
+        assert!(cargo_version("tunesmith").is_ok_and(|v| !v.contains('#')));
+        assert!(cargo_version("no-such-crate").is_err());
+    }
 
     #[test]
     fn quotes_only_what_a_shell_would_split_or_expand() {

@@ -1,7 +1,7 @@
 //! A throwaway `redis-server` (Debian's package) on a free loopback port, for the companion's
 //! several-instances tests: no data on disk, stopped (SIGTERM, then SIGKILL) when dropped.
 
-use crate::toolchain;
+use crate::{signal, toolchain};
 use anyhow::{bail, Context, Result};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -67,17 +67,6 @@ fn ping(port: u16) -> bool {
 
 impl Drop for RedisServer {
     fn drop(&mut self) {
-        let pid = self.child.id() as libc::pid_t;
-        // SAFETY: kill has no memory preconditions; the pid is our own child's, not yet reaped.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        signal::stop(&mut self.child, libc::SIGTERM, Duration::from_secs(5));
     }
 }

@@ -46,30 +46,10 @@ pub fn wasm_target() -> Result<()> {
     run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
 }
 
-/// The version of `name` in Cargo.lock (the first, if several are locked).
-pub fn locked_version(lock: &str, name: &str) -> Option<String> {
-    let wanted = format!("name = \"{name}\"");
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line.trim() == wanted {
-            let version = lines
-                .next()?
-                .trim()
-                .strip_prefix("version = \"")?
-                .strip_suffix('"')?;
-            return Some(version.to_string());
-        }
-    }
-    None
-}
-
 /// The wasm-bindgen CLI (with its test runner) of exactly the version in Cargo.lock: a mismatch
 /// fails with "different bindgen format".
 pub fn wasm_bindgen() -> Result<PathBuf> {
-    let lock =
-        std::fs::read_to_string(crate::root().join("Cargo.lock")).context("reading Cargo.lock")?;
-    let want =
-        locked_version(&lock, "wasm-bindgen").context("wasm-bindgen is not in Cargo.lock")?;
+    let want = proc::cargo_version("wasm-bindgen")?;
     let dir = cargo_bin_dir();
     let bin = dir.join("wasm-bindgen");
     let matches = || {
@@ -181,20 +161,4 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     let mut args = vec!["install", "-y", "--no-install-recommends"];
     args.extend_from_slice(packages);
     run(&mut apt(&args))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::locked_version;
-
-    #[test]
-    fn finds_the_locked_version_of_a_package() {
-        let lock = "[[package]]\nname = \"wasm-bindgen-futures\"\nversion = \"0.4.1\"\n\n\
-                    [[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\nsource = \"x\"\n";
-        assert_eq!(
-            locked_version(lock, "wasm-bindgen").as_deref(),
-            Some("0.2.130")
-        );
-        assert_eq!(locked_version(lock, "js-sys"), None);
-    }
 }
