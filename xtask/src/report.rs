@@ -33,38 +33,25 @@ impl std::ops::AddAssign for Counts {
     }
 }
 
-/// The number right before `word` in `text` ("3 passed" → 3).
-fn number_before(text: &str, word: &str) -> Option<u64> {
-    let mut previous: Option<&str> = None;
-    for token in text.split(|c: char| c.is_whitespace() || c == ';' || c == ',') {
-        if token == word {
-            return previous?.parse().ok();
-        }
-        if !token.is_empty() {
-            previous = Some(token);
+/// The sum of every `test result: ok. 3 passed; 0 failed; …` line of a `cargo test` output
+/// (cargo's harness and wasm-bindgen-test-runner print one a test binary); None without one.
+pub fn cargo_counts(output: &str) -> Option<Counts> {
+    let mut total: Option<Counts> = None;
+    for line in output.lines() {
+        let Some(result) = line.trim().strip_prefix("test result:") else {
+            continue;
+        };
+        let count = |word: &str| -> Option<u64> {
+            let part = result
+                .split(';')
+                .find_map(|p| p.trim().strip_suffix(word))?;
+            part.rsplit(' ').next()?.parse().ok()
+        };
+        if let (Some(passed), Some(failed)) = (count(" passed"), count(" failed")) {
+            *total.get_or_insert_default() += Counts { passed, failed };
         }
     }
-    None
-}
-
-/// `test result: ok. 3 passed; 0 failed; ...` (cargo's harness and wasm-bindgen-test-runner).
-fn parse_test_result(line: &str) -> Option<Counts> {
-    let rest = line.trim().strip_prefix("test result:")?;
-    Some(Counts {
-        passed: number_before(rest, "passed")?,
-        failed: number_before(rest, "failed")?,
-    })
-}
-
-/// The sum of every test binary's `test result` line in a `cargo test` output; None without one.
-pub fn cargo_counts(output: &str) -> Option<Counts> {
-    output
-        .lines()
-        .filter_map(parse_test_result)
-        .reduce(|mut total, counts| {
-            total += counts;
-            total
-        })
+    total
 }
 
 /// Node's spec reporter closes with `ℹ pass N`, `ℹ fail N` and `ℹ cancelled N` (the TAP
