@@ -275,7 +275,7 @@ fn memory(bin: &std::path::Path) -> Result<()> {
     // Stages an hour apart: every task stays in flight while we measure.
     let emulator = start(bin, "3600000", Vec::new())?;
     std::thread::sleep(Duration::from_millis(500));
-    let before = rss_bytes(emulator.pid())?;
+    let before = rss_bytes(emulator.server.pid())?;
     let started = Instant::now();
     let next = AtomicU64::new(0);
     let failures = AtomicU64::new(0);
@@ -297,7 +297,7 @@ fn memory(bin: &std::path::Path) -> Result<()> {
         }
     });
     let took = started.elapsed();
-    let after = rss_bytes(emulator.pid())?;
+    let after = rss_bytes(emulator.server.pid())?;
     let failures = failures.into_inner();
     let created = TASKS_IN_FLIGHT - failures;
     let mb = |b: u64| b as f64 / 1e6;

@@ -3,12 +3,12 @@
 
 use crate::emulator::{self, Emulator, Launch};
 use crate::package::{self, Profile};
+use crate::proc::Server;
 use crate::signal;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -107,28 +107,32 @@ pub fn run(opts: &Options) -> Result<()> {
     println!("  key       {key}");
     println!("Press Ctrl-C to stop.");
 
+    // Dropping either stops it.
     loop {
         if signal::interrupted() {
             println!("\nstopping the companion and the emulator");
-            let _ = companion.kill();
-            let _ = companion.wait();
-            emulator.stop(libc::SIGINT, Duration::from_secs(5));
+            companion.stop(libc::SIGINT, Duration::from_secs(5));
+            emulator.server.stop(libc::SIGINT, Duration::from_secs(5));
             return Ok(());
         }
-        if let Some(status) = emulator.exited() {
-            let _ = companion.kill();
-            bail!("the emulator exited ({status}){}", emulator.stderr_report());
+        if let Some(status) = emulator.server.exited() {
+            bail!(
+                "the emulator exited ({status}){}",
+                emulator.server.stderr_report()
+            );
         }
-        if let Ok(Some(status)) = companion.try_wait() {
-            emulator.stop(libc::SIGINT, Duration::from_secs(5));
-            bail!("the companion exited ({status})");
+        if let Some(status) = companion.exited() {
+            bail!(
+                "the companion exited ({status}){}",
+                companion.stderr_report()
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
 
 /// The demo's companion (`demo-companion.mjs` in Node), once it printed its ready line.
-fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -> Result<Child> {
+fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -> Result<Server> {
     let script = crate::root()
         .join("xtask")
         .join("src")
@@ -137,26 +141,16 @@ fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -
         "http://127.0.0.1:{port},http://localhost:{port}",
         port = opts.port
     );
-    let mut child = Command::new("node")
-        .arg(script)
+    let mut cmd = Command::new("node");
+    cmd.arg(script)
         .env("TUNESMITH_PKG", pkg)
         .env("COMPANION_PORT", opts.companion_port.to_string())
         .env("COMPANION_API_KEY", key)
         .env("COMPANION_MUSIC_URL", &emulator.music)
         .env("COMPANION_UPLOAD_URL", &emulator.upload)
-        .env("COMPANION_PAGE_ORIGINS", origins)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("starting the companion (node xtask/src/demo-companion.mjs)")?;
-    let stdout = child.stdout.take().context("the companion's stdout")?;
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line)?;
-    if !line.starts_with("ready ") {
-        let _ = child.kill();
-        bail!("the companion did not start: {line:?}");
-    }
-    Ok(child)
+        .env("COMPANION_PAGE_ORIGINS", origins);
+    let ready = |line: &str| line.starts_with("ready ").then_some(());
+    Ok(Server::start(cmd, true, ready)?.0)
 }
 
 /// Fails, naming the port and the switch that changes it, when something already listens there.

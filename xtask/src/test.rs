@@ -93,7 +93,7 @@ pub fn run(opts: &Options) -> Result<bool> {
     // The keys the suites ran with must appear in nothing they printed.
     if ok && !ctx.outputs.is_empty() && ctx.summary.ok() {
         ctx.step("secrets", |ctx| {
-            let emulator_err = ctx.emulator.as_ref().map(Emulator::stderr_report);
+            let emulator_err = ctx.emulator.as_ref().map(|e| e.server.stderr_report());
             key_scan(&ctx.outputs, emulator_err.as_deref())
         });
     }
@@ -226,7 +226,7 @@ impl Ctx {
         if let Err(e) = &outcome {
             eprintln!("\nxtask: {name} failed: {e}");
             if let Some(emulator) = &self.emulator {
-                eprintln!("(emulator){}", emulator.stderr_report());
+                eprintln!("(emulator){}", emulator.server.stderr_report());
             }
         }
         let ok = outcome.is_ok();

@@ -238,7 +238,9 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     probe.admin_values();
     probe.slow_clients(settings);
     let mut findings = std::mem::take(&mut probe.findings);
-    findings.peak_rss_mb = findings.peak_rss_mb.max(rss_mb(probe.emulator.pid()));
+    findings.peak_rss_mb = findings
+        .peak_rss_mb
+        .max(rss_mb(probe.emulator.server.pid()));
     drop(probe);
     // Anything new around the data folder, or anywhere a traversal could have aimed.
     let after = tree(sandbox, &sandbox.join("data"));
@@ -310,8 +312,11 @@ impl Probe<'_> {
 
     /// After a burst: still running, and `GET /credit` answers.
     fn after_burst(&mut self, burst: &str) {
-        self.findings.peak_rss_mb = self.findings.peak_rss_mb.max(rss_mb(self.emulator.pid()));
-        if let Some(status) = self.emulator.exited() {
+        self.findings.peak_rss_mb = self
+            .findings
+            .peak_rss_mb
+            .max(rss_mb(self.emulator.server.pid()));
+        if let Some(status) = self.emulator.server.exited() {
             self.findings
                 .crashes
                 .insert(format!("{burst}: exited ({status})"));
@@ -793,7 +798,10 @@ impl Probe<'_> {
                 TIMEOUT.as_secs_f64() * 1000.0
             };
             self.findings.slow_latency_ms = self.findings.slow_latency_ms.max(ms);
-            self.findings.peak_rss_mb = self.findings.peak_rss_mb.max(rss_mb(self.emulator.pid()));
+            self.findings.peak_rss_mb = self
+                .findings
+                .peak_rss_mb
+                .max(rss_mb(self.emulator.server.pid()));
             std::thread::sleep(Duration::from_secs(1).saturating_sub(asked.elapsed()));
         }
         // Still open: a read that would block (a closed one reads 0 bytes or fails).
@@ -807,7 +815,7 @@ impl Probe<'_> {
             }
         }
         self.findings.slow_held = held;
-        self.findings.sockets_after_slow = sockets(self.emulator.pid());
+        self.findings.sockets_after_slow = sockets(self.emulator.server.pid());
         drop(conns);
         self.after_burst("slow clients");
     }

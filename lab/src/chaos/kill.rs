@@ -281,9 +281,9 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
 }
 
 fn kill_hard(emulator: &mut Emulator) -> Result<()> {
-    crate::signal::send(emulator.pid(), libc::SIGKILL);
+    crate::signal::send(emulator.server.pid(), libc::SIGKILL);
     let deadline = Instant::now() + Duration::from_secs(10);
-    while emulator.exited().is_none() {
+    while emulator.server.exited().is_none() {
         if Instant::now() > deadline {
             bail!("the emulator did not die of SIGKILL within 10 s");
         }
