@@ -1,5 +1,7 @@
 //! `cargo xtask test`: toolchain, lint, native tests, then wasm, JS and browser tests against one
 //! live emulator; stops at the first failing stage and always prints the summary.
+//! Over 400 lines on purpose: every stage in one place, with its order, the tools it installs, what
+//! it runs and how its tests are counted.
 
 use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
 use crate::package::{self, Package, Profile};

@@ -3,6 +3,8 @@
 //! `fileName` and file paths, URL uploads aimed at the emulator itself, out-of-range admin
 //! values, and slow clients trickling a header byte per second. After every burst the emulator
 //! must still be up and answer `GET /credit`; nothing may appear outside its data folder.
+//! Over 400 lines on purpose: a catalogue of attacks, one short probe per kind, run in turn against
+//! one emulator.
 
 use super::net::{self, Reply};
 use super::{Figure, Figures};

@@ -5,6 +5,8 @@
 //! task answered 200 answers its record-info, and each callback the emulator had recorded as
 //! delivered (its task file on disk says so) is still in the inbox. At the end, every due
 //! callback has been delivered at least once.
+//! Over 400 lines on purpose: the load, the kill loop and the checks after each restart all read
+//! one ledger of what the emulator answered.
 
 use super::net::{self, Reply};
 use super::{base64, Figure, Figures};
