@@ -6,7 +6,7 @@
 use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
 use crate::package::{self, Package, Profile};
 use crate::proc;
-use crate::report::{self, Counts, Env, StageRecord, Summary};
+use crate::report::{self, Counts, StageRecord, Summary};
 use crate::toolchain;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
@@ -249,17 +249,17 @@ impl Ctx {
             Stage::Wasm => self.wasm(),
             Stage::Js => {
                 let files = test_files(&root.join("tests").join("js"), "", ".test.mjs")?;
-                self.node_tests(&files, &[], Env::JsNode)
+                self.node_tests(&files, &[], "js node")
             }
             Stage::E2e => {
                 let files = node_scripts(&root.join("tests").join("e2e"))?;
-                self.node_tests(&files, &[], Env::E2eChromium)
+                self.node_tests(&files, &[], "e2e chromium")
             }
             // The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun,
             // `require`): each installs its framework from npm and serves the companion or a client.
             Stage::Deploy => {
                 let files = test_files(&root.join("tests").join("deploy"), "", ".test.mjs")?;
-                self.node_tests(&files, &[], Env::Deploy)
+                self.node_tests(&files, &[], "deploy runtimes")
             }
             // Every bench script once, small (`cargo lab bench` runs them at full size): `bench/*.mjs`
             // and each section's `bench/<section>/*.mjs`; each file is one test of node's runner.
@@ -273,7 +273,7 @@ impl Ctx {
                     (ENV_BENCH_SMOKE, "1".into()),
                     (ENV_STAGE_DELAY_MS, emulator::SUITE_STAGE_DELAY_MS.into()),
                 ];
-                self.node_tests(&files, &smoke, Env::BenchSmoke)
+                self.node_tests(&files, &smoke, "bench smoke")
             }
         }
     }
@@ -310,7 +310,7 @@ impl Ctx {
     fn count_run(
         &mut self,
         cmd: Command,
-        env: Env,
+        env: &'static str,
         files: usize,
         parse: fn(&str) -> Option<Counts>,
     ) -> Result<String> {
@@ -322,7 +322,7 @@ impl Ctx {
             counts.failed = 1;
         }
         self.summary.add(env, counts);
-        counts.check(env.label(), files)?;
+        counts.check(env, files)?;
         Ok(output)
     }
 
@@ -330,10 +330,10 @@ impl Ctx {
     /// parallel, then run one crate at a time to count them apart.
     fn native(&mut self) -> Result<()> {
         let packages = [
-            ("tunesmith-protocol", Env::NativeProtocol),
-            ("tunesmith-emulator", Env::NativeEmulator),
-            ("xtask", Env::NativeXtask),
-            ("lab", Env::NativeLab),
+            ("tunesmith-protocol", "native protocol"),
+            ("tunesmith-emulator", "native emulator"),
+            ("xtask", "native xtask"),
+            ("lab", "native lab"),
         ];
         let mut build = proc::cargo();
         build.args(["test", "--no-run"]);
@@ -369,7 +369,12 @@ impl Ctx {
         let emulator = self.emulator()?;
         let (music, upload) = (emulator.music.clone(), emulator.upload.clone());
         let mut failures = Vec::new();
-        for (files, env) in [(node, Env::WasmNode), (browser, Env::WasmChromium)] {
+        // The crate's own unit tests run in Node.
+        let runs = [
+            (node, "wasm node", &["--lib"][..]),
+            (browser, "wasm chromium", &[]),
+        ];
+        for (files, env, own) in runs {
             let mut cmd = proc::cargo();
             cmd.args([
                 "test",
@@ -386,9 +391,7 @@ impl Ctx {
             .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
             .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
             .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
-            if env == Env::WasmNode {
-                cmd.arg("--lib");
-            }
+            cmd.args(own);
             for name in files.iter().filter_map(|f| f.file_stem()) {
                 cmd.arg("--test").arg(name);
             }
@@ -422,7 +425,7 @@ impl Ctx {
         &mut self,
         files: &[PathBuf],
         extra: &[(&'static str, OsString)],
-        env: Env,
+        env: &'static str,
     ) -> Result<()> {
         let pkg_dir = self.package()?.dir.clone();
         if self.redis.is_none() {
