@@ -23,18 +23,28 @@ pub fn build() -> Result<PathBuf> {
 /// The test emulator's time between task stages: tasks end in about 0.3 s.
 pub const SUITE_STAGE_DELAY_MS: &str = "100";
 
-/// The switches the suites run the emulator with: free ports, quick stages and callback retries,
-/// no rate limit, and the two keys the suites (or a probe) use.
-pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
-    [
+/// An emulator's switches for a suite, probe or benchmark: free loopback ports, no rate limit,
+/// then `more`.
+pub fn args(more: &[&str]) -> Vec<OsString> {
+    let base = [
         "--music-addr",
         "127.0.0.1:0",
         "--upload-addr",
         "127.0.0.1:0",
+    ];
+    base.iter()
+        .chain(&["--rate-limit", "0"])
+        .chain(more)
+        .map(OsString::from)
+        .collect()
+}
+
+/// The switches the suites run the emulator with: quick stages and callback retries, and the two
+/// keys the suites (or a probe) use.
+pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
+    args(&[
         "--stage-delay-ms",
         SUITE_STAGE_DELAY_MS,
-        "--rate-limit",
-        "0",
         "--callback-timeout-ms",
         "2000",
         "--callback-retry-delay-ms",
@@ -43,10 +53,7 @@ pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
         key,
         "--api-key",
         spare_key,
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect()
+    ])
 }
 
 /// `ready music=URL upload=URL` → (music, upload).

@@ -78,23 +78,14 @@ pub fn run(opts: &Options) -> Result<()> {
 
 /// An emulator for a benchmark: free ports, no rate limit, credits enough for any run.
 fn start(bin: &std::path::Path, stage_delay_ms: &str, extra: Vec<OsString>) -> Result<Emulator> {
-    let mut args: Vec<OsString> = [
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--rate-limit",
-        "0",
+    let mut args = emulator::args(&[
         "--credits",
         "10000000",
         "--stage-delay-ms",
         stage_delay_ms,
         "--api-key",
         BENCH_KEY,
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
+    ]);
     args.extend(extra);
     Emulator::start(
         bin,

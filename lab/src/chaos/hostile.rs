@@ -196,13 +196,7 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     // A file next to the data folder: a traversal that reads it shows up in an answer.
     let canary = format!("chaos-canary-{:x}", settings.seed);
     std::fs::write(sandbox.join("canary.txt"), &canary)?;
-    let mut args: Vec<OsString> = [
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--rate-limit",
-        "0",
+    let mut args = crate::emulator::args(&[
         "--stage-delay-ms",
         "100",
         "--max-upload-mb",
@@ -210,10 +204,7 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
         "--api-key",
         TEST_KEY,
         "--data-dir",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
+    ]);
     args.push(sandbox.join("data").into());
     args.extend([
         "--read-timeout-ms".into(),
