@@ -46,8 +46,6 @@ const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
 /// shrinks towards it. Raised by 400 B for the one checked path of callers' values (`js::Arg`:
 /// every read under catch and bounded) and the panic hook, which took 2.2 KB (69,960 B).
 pub const SIZE_BUDGET_GZIP_BYTES: u64 = 70_000;
-/// The size the package aims at, gzipped wasm + glue with every operation: `cargo xtask bench`.
-pub const SIZE_GOAL_GZIP_BYTES: u64 = 48_000;
 
 pub struct Package {
     pub dir: PathBuf,

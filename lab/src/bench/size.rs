@@ -9,6 +9,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The size the package aims at, gzipped wasm + glue with every operation (the budget that
+/// `cargo xtask test` holds it to is `package::SIZE_BUDGET_GZIP_BYTES`).
+const SIZE_GOAL_GZIP_BYTES: u64 = 48_000;
+
 pub(super) fn size() -> Result<()> {
     let pkg = package::build(Profile::Release)?;
     let (wasm, js) = pkg.gzipped_sizes()?;
@@ -35,8 +39,8 @@ pub(super) fn size() -> Result<()> {
     );
     println!(
         "goal <= {} (module + glue): {}   budget of `cargo xtask test` <= {}: {}",
-        kb(package::SIZE_GOAL_GZIP_BYTES),
-        verdict(total <= package::SIZE_GOAL_GZIP_BYTES),
+        kb(SIZE_GOAL_GZIP_BYTES),
+        verdict(total <= SIZE_GOAL_GZIP_BYTES),
         kb(package::SIZE_BUDGET_GZIP_BYTES),
         verdict(total <= package::SIZE_BUDGET_GZIP_BYTES)
     );
