@@ -97,10 +97,6 @@ impl Summary {
         }
     }
 
-    pub fn get(&self, env: &str) -> Option<Counts> {
-        self.counts.iter().find(|(e, _)| *e == env).map(|(_, c)| *c)
-    }
-
     pub fn totals(&self) -> Counts {
         let mut total = Counts::default();
         for (_, counts) in &self.counts {
@@ -188,43 +184,17 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     }
 
     #[test]
-    fn summary_totals_every_environment() {
+    fn summary_totals_every_environment_in_the_order_they_ran() {
+        let ran = |passed, failed| Counts { passed, failed };
         let mut summary = Summary::default();
-        summary.add(
-            "wasm node",
-            Counts {
-                passed: 2,
-                failed: 0,
-            },
-        );
-        summary.add(
-            "wasm node",
-            Counts {
-                passed: 1,
-                failed: 1,
-            },
-        );
-        summary.add(
-            "js node",
-            Counts {
-                passed: 4,
-                failed: 0,
-            },
-        );
+        summary.add("wasm node", ran(2, 0));
+        summary.add("js node", ran(4, 0));
+        summary.add("wasm node", ran(1, 1));
         assert_eq!(
-            summary.get("wasm node"),
-            Some(Counts {
-                passed: 3,
-                failed: 1
-            })
+            summary.counts,
+            [("wasm node", ran(3, 1)), ("js node", ran(4, 0))]
         );
-        assert_eq!(
-            summary.totals(),
-            Counts {
-                passed: 7,
-                failed: 1
-            }
-        );
+        assert_eq!(summary.totals(), ran(7, 1));
         assert!(!summary.ok());
     }
 }
