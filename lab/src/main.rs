@@ -29,22 +29,6 @@ fn main() -> ExitCode {
     xtask::flags::main("lab", USAGE, run)
 }
 
-/// The sections of `bench` or `chaos` to run: all of `all` in their order, or those `--only`
-/// names (an unknown name is an error listing the valid ones).
-fn pick_sections<'a>(all: &[&'a str], only: Option<&[String]>) -> Result<Vec<&'a str>> {
-    let Some(names) = only else {
-        return Ok(all.to_vec());
-    };
-    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
-        bail!("unknown section `{bad}`; sections: {}", all.join(", "));
-    }
-    Ok(all
-        .iter()
-        .copied()
-        .filter(|s| names.iter().any(|n| n == s))
-        .collect())
-}
-
 fn run(command: &str, mut flags: Flags) -> Result<bool> {
     let ok = match command {
         "bench" => {

@@ -85,6 +85,22 @@ impl Flags {
     }
 }
 
+/// The names an `--only` list picks from `all` (`what`: stages, sections), in `all`'s order; all
+/// of them without the list, and an unknown name is an error listing the valid ones.
+pub fn pick<'a>(all: &[&'a str], only: Option<&[String]>, what: &str) -> Result<Vec<&'a str>> {
+    let Some(names) = only else {
+        return Ok(all.to_vec());
+    };
+    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
+        bail!("unknown {what} `{bad}`; {what}s: {}", all.join(", "));
+    }
+    Ok(all
+        .iter()
+        .copied()
+        .filter(|s| names.iter().any(|n| n == s))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::Flags;

@@ -107,28 +107,12 @@ pub fn run(opts: &Options) -> Result<bool> {
 }
 
 fn select(opts: &Options) -> Result<Vec<Stage>> {
-    let mut stages: Vec<Stage> = match &opts.only {
-        None => Stage::ALL.to_vec(),
-        Some(names) => {
-            if let Some(bad) = names
-                .iter()
-                .find(|n| !Stage::ALL.iter().any(|s| s.name() == *n))
-            {
-                bail!(
-                    "unknown stage `{bad}`; stages: {}",
-                    Stage::ALL.map(Stage::name).join(", ")
-                );
-            }
-            Stage::ALL
-                .into_iter()
-                .filter(|s| names.iter().any(|n| n == s.name()))
-                .collect()
-        }
-    };
-    if opts.skip_lint {
-        stages.retain(|s| *s != Stage::Lint);
-    }
-    Ok(stages)
+    let picked = crate::flags::pick(&Stage::ALL.map(Stage::name), opts.only.as_deref(), "stage")?;
+    Ok(Stage::ALL
+        .into_iter()
+        .filter(|s| picked.contains(&s.name()))
+        .filter(|s| !(opts.skip_lint && *s == Stage::Lint))
+        .collect())
 }
 
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.

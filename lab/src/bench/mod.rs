@@ -45,7 +45,7 @@ fn section_script(section: &str) -> PathBuf {
 const BENCH_KEY: &str = TEST_KEY;
 
 pub fn run(opts: &Options) -> Result<()> {
-    let sections = crate::pick_sections(&SECTIONS, opts.only.as_deref())?;
+    let sections = xtask::flags::pick(&SECTIONS, opts.only.as_deref(), "section")?;
     let needs_emulator = sections.iter().any(|s| !matches!(*s, "size" | "bundle"));
     let bin = if needs_emulator {
         Some(emulator::build()?)
