@@ -218,6 +218,10 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
         // tmux, for the CLI's terminal test.
         toolchain::tmux()?;
     }
+    if any(&[Stage::Js]) {
+        // The MCP conformance suite, on the Node 22 it needs.
+        toolchain::mcp_conformance()?;
+    }
     if any(&[Stage::Lint]) {
         // TypeScript, for the companion's types.
         toolchain::js_tools()?;
