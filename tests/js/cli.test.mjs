@@ -262,6 +262,45 @@ async function terminal(t, cwd) {
 const typed = (args) => args.map((a) => (/^[\w.:/{}-]+$/.test(a) ? a : `'${a}'`)).join(" ");
 const envPrefix = (env) => Object.entries(env ?? {}).map(([k, v]) => `${k}='${v}' `).join("");
 
+/**
+ * The README's quickstart (its `cli-quickstart` sh block equals this region), typed line by line in
+ * a terminal below, the id of the task the generate started in place of `<taskId>`.
+ */
+const QUICKSTART = String.raw`
+// README:cli-quickstart:start
+tunesmith credits
+tunesmith generate --prompt "lo-fi beat" --instrumental --no-custom-mode --model V4_5 --wait --out "songs/{title}-{index}.{ext}"
+tunesmith status <taskId> --download
+tunesmith upload hum.wav
+tunesmith schema add-instrumental
+// README:cli-quickstart:end
+`
+  .split("\n")
+  .filter((line) => line && !line.startsWith("//"));
+
+test("terminal: the README's quickstart, typed as it is shown, each line exiting 0", { skip: inTerminal }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "ts-cli-"));
+  await writeFile(join(dir, "hum.wav"), Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4000, 7)]));
+  const term = await terminal(t, dir);
+  let taskId = null;
+  const screens = [];
+  for (const line of QUICKSTART) {
+    const command = line.replace("<taskId>", () => taskId);
+    const { text, code } = await term.type(command, 60_000);
+    assert.equal(code, 0, `${command}\n${text}`);
+    screens.push(text);
+    taskId ??= text.match(/task ([0-9a-f]+): succeeded/)?.[1] ?? null;
+  }
+  const [credits, generated, status, uploaded, schema] = screens;
+  assert.match(credits, /"credits": \d+/);
+  assert.ok(taskId, generated);
+  assert.deepEqual((await readdir(join(dir, "songs"))).sort(), ["lo-fi beat-1.wav", "lo-fi beat-2.wav"]);
+  assert.match(status, /saved lo-fi beat-1\.wav\nsaved lo-fi beat-2\.wav/);
+  assert.match(uploaded, /uploading hum\.wav {2}\[#{24}\]/);
+  assert.match(schema, /^ {4}"required": \[\n[\s\S]*^}\nexit-\d+=0$/m, "the schemas, as JSON (their start scrolled off)");
+  assert.ok(!screens.join("").includes(KEY));
+});
+
 test("terminal: stages drawn in place, then the tracks; upload bytes as a bar", { skip: inTerminal }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "ts-cli-"));
   await writeFile(join(dir, "hum.wav"), Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(300_000, 7)]));
