@@ -1,6 +1,6 @@
-// The `tunesmith` CLI against the emulator of `cargo xtask test`: piped (one JSON object per line),
-// in a real terminal (tmux: send-keys, capture-pane), Ctrl-C while waiting, and an exit code for
-// each kind of failure.
+// The `tunesmith` CLI against the emulator of `cargo xtask test`: piped (one JSON object per line)
+// and in a real terminal (tmux: send-keys, capture-pane), the README's quickstart as it is shown,
+// Ctrl-C while waiting, the key kept out of `ps`, and every documented exit code made to happen.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawn } from "node:child_process";
@@ -93,7 +93,10 @@ async function tagged(fault) {
   proxy.listen(0, "127.0.0.1");
   await once(proxy, "listening");
   const sockets = new Set();
-  proxy.on("connection", (c) => sockets.add(c).size && c.on("close", () => sockets.delete(c)));
+  proxy.on("connection", (c) => {
+    sockets.add(c);
+    c.on("close", () => sockets.delete(c));
+  });
   return {
     url: `http://127.0.0.1:${proxy.address().port}`,
     tag,
