@@ -8,7 +8,8 @@ import { once } from "node:events";
 import { createServer, request as httpRequest } from "node:http";
 import { chmod, mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { KEY, MUSIC, PKG, UPLOAD, skip } from "./companion/harness.mjs";
 
@@ -172,6 +173,19 @@ const FAILURES = [
   { name: "a task that fails", args: ["generate", ...SONG, "--prompt", "emulate:SENSITIVE_WORD_ERROR", "--wait"], code: 8, kind: "task_failed" },
   { name: "a task the service does not know", args: ["status", "0123456789abcdef"], code: 1, kind: "not_found", says: /No such task/ },
 ];
+
+test("every exit code the README and `tunesmith help` document is one a test here makes happen", { skip }, async () => {
+  const readme = await readFile(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Terminals: `npx tunesmith`"), readme.indexOf("## The emulator"));
+  const inReadme = [...section.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
+  const help = execFileSync(process.execPath, [CLI, "help"]).toString();
+  const codes = help.slice(help.indexOf("Exit codes:"), help.indexOf("operations:"));
+  const inHelp = [...codes.matchAll(/(?:: |, |\n)(\d+) [a-z]/g)].map((m) => Number(m[1]));
+  // 0: the runs that succeed; 130: the Ctrl-C tests below.
+  const made = [...new Set([0, ...FAILURES.map((c) => c.code), 130])].sort((a, b) => a - b);
+  assert.deepEqual(inReadme, made);
+  assert.deepEqual(inHelp, made);
+});
 
 async function prepared(c) {
   const extra = c.prepare ? await c.prepare() : {};
