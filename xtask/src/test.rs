@@ -131,6 +131,10 @@ fn install_tools(stages: &[Stage]) -> Result<()> {
         toolchain::redis_server()?;
         toolchain::tmux()?;
     }
+    if any(&[Js]) {
+        // The MCP conformance suite, on the Node 22 it needs.
+        toolchain::mcp_conformance()?;
+    }
     if any(&[Wasm, E2e, Bench]) {
         toolchain::chromium()?;
     }

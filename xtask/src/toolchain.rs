@@ -83,18 +83,33 @@ pub fn js_tools() -> Result<PathBuf> {
         }
     }
     let root = crate::root();
-    let modules = root.join("node_modules");
-    let lock =
-        std::fs::read(root.join("package-lock.json")).context("reading package-lock.json")?;
+    npm_ci(&root, |modules| proc::is_executable(&wasm_opt_in(modules)))
+}
+
+/// `npm ci` in `project` unless its node_modules was installed from the very same lockfile and
+/// `complete` finds what matters in it; returns its node_modules.
+fn npm_ci(project: &Path, complete: impl Fn(&Path) -> bool) -> Result<PathBuf> {
+    let modules = project.join("node_modules");
+    let lock = std::fs::read(project.join("package-lock.json"))
+        .with_context(|| format!("reading {}", project.join("package-lock.json").display()))?;
     let stamp = modules.join(".installed-lock");
     let up_to_date = std::fs::read(&stamp).is_ok_and(|installed| installed == lock);
-    if !up_to_date || !proc::is_executable(&wasm_opt_in(&modules)) {
+    if !up_to_date || !complete(&modules) {
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&root))?;
+            .current_dir(project))?;
         std::fs::write(&stamp, &lock)?;
     }
     Ok(modules)
+}
+
+/// The MCP conformance suite and the Node 22 it needs (npm's `node` package), in a project of
+/// their own (tests/js/conformance) so that Node 22 shadows nothing in the root's node_modules.
+pub fn mcp_conformance() -> Result<PathBuf> {
+    let project = crate::root().join("tests").join("js").join("conformance");
+    npm_ci(&project, |modules| {
+        proc::is_executable(&modules.join(".bin").join("node"))
+    })
 }
 
 fn wasm_opt_in(modules: &Path) -> PathBuf {
