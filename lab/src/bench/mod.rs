@@ -149,7 +149,7 @@ fn companion(bin: &std::path::Path) -> Result<()> {
     // The script reads the emulator's CPU time, to give each side's cost per query.
     env.push((
         "TUNESMITH_BENCH_EMULATOR_PID",
-        emulator.pid().to_string().into(),
+        emulator.server.pid().to_string().into(),
     ));
     run_script(&section_script("companion"), &env)
 }
