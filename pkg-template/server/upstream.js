@@ -137,6 +137,8 @@ function dispatch(dispatcher, options, signal, resolve, reject) {
   dispatcher.dispatch(options, {
     /** @param {{ abort(reason: unknown): void }} controller */
     onRequestStart(controller) {
+      // Called again when undici retries the request on a fresh connection: one listener at a time.
+      settle();
       if (!signal) return;
       if (signal.aborted) return controller.abort(signal.reason);
       const abort = () => controller.abort(signal.reason);
