@@ -1,4 +1,6 @@
 //! Bindings to the JavaScript runtime (timers, property access), and `Arg`: the one checked path by which a caller's value enters Rust.
+//! One file, over 400 lines, on purpose: it is the one place allowed to touch a caller's values
+//! (clippy.toml's disallowed methods), and `Arg` is built on the guarded helpers above it.
 //!
 //! Why the npm path reads and builds JS objects by hand (`Reflect` through a few helpers) instead of
 //! serde-wasm-bindgen: measured on this project's machine kind, serde-wasm-bindgen costs about

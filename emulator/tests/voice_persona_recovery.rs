@@ -2,6 +2,9 @@
 //! with live ids, every refusal, the voice flow in its documented order (regenerate supersedes),
 //! recovery's own envelope (201, then 200 with links that download the old tracks' audio), and
 //! the callbacks in their shapes.
+//! One file for the three flows more-operations.md adds, over 400 lines on purpose: they share the
+//! helpers below (uploads, finished tasks, the callback inbox), and each test follows its flow in
+//! the document's order.
 
 mod common;
 

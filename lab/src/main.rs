@@ -8,9 +8,7 @@ mod http;
 mod wrk;
 
 // The moved probes and benchmarks name the house's modules as `crate::…`.
-use xtask::{
-    emulator, package, pick_sections, proc, redis, root, signal, target_dir, test, toolchain,
-};
+use xtask::{emulator, package, proc, redis, root, signal, target_dir, test, toolchain};
 
 use anyhow::{bail, Result};
 use std::process::ExitCode;
@@ -28,25 +26,11 @@ usage: cargo lab <command> [flags]   (or cargo xtask <command>)
 ";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("lab: error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    xtask::flags::main("lab", USAGE, run)
 }
 
-fn run(args: &[String]) -> Result<bool> {
-    toolchain::put_cargo_bin_on_path();
-    let Some((command, rest)) = args.split_first() else {
-        print!("{USAGE}");
-        return Ok(false);
-    };
-    let mut flags = Flags::new(rest, USAGE);
-    let ok = match command.as_str() {
+fn run(command: &str, mut flags: Flags) -> Result<bool> {
+    let ok = match command {
         "bench" => {
             let opts = bench::Options {
                 only: flags.list("--only")?,
@@ -68,10 +52,6 @@ fn run(args: &[String]) -> Result<bool> {
             };
             flags.finish()?;
             chaos::run(&opts)?
-        }
-        "help" | "--help" | "-h" => {
-            print!("{USAGE}");
-            true
         }
         other => bail!("unknown command `{other}`\n{USAGE}"),
     };

@@ -2,7 +2,7 @@
 // `tunesmith`: every operation of the service as a subcommand, generated from the operation table,
 // over the package's Client (which validates, retries, waits and words the errors). The key comes
 // from TUNESMITH_API_KEY only; TUNESMITH_BASE_URL and TUNESMITH_UPLOAD_URL point at other hosts.
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { dirname } from "node:path";
 import { Readable } from "node:stream";
@@ -175,6 +175,13 @@ async function main(argv) {
   let file = null;
   if (op.call === "file") {
     const { readLocalFile } = await import("../mcp/local-file.js");
+    // Node's own words for a missing file ("Unable to open file as blob") name neither the file nor
+    // the cause, and a folder opens and then fails mid-upload: the argument is what is wrong.
+    const why = await stat(path).then(
+      (s) => (s.isFile() ? null : "not a file"),
+      (e) => (e.code === "ENOENT" ? "no such file" : e.message),
+    );
+    if (why) throw new UsageError(`cannot read ${path}: ${why}`);
     file = await readLocalFile(path);
   }
   const { client: clientFor } = await makeClient(out);
@@ -241,8 +248,13 @@ async function main(argv) {
       return EXIT.interrupted;
     }
     const code = exitCodeOf(e);
+    // A wait that ran out of time leaves the task running, as Ctrl-C does: say how to resume.
     const hint =
-      code === EXIT.unauthorized && !process.env.TUNESMITH_API_KEY ? "set TUNESMITH_API_KEY to your key" : null;
+      code === EXIT.unauthorized && !process.env.TUNESMITH_API_KEY
+        ? "set TUNESMITH_API_KEY to your key"
+        : e?.kind === "timeout" && taskId
+          ? `task ${taskId} goes on; resume with: ${resumeCommand()}`
+          : null;
     out.error(e, code, hint);
     return code;
   }

@@ -1,4 +1,7 @@
 //! Declarative field rules and the one validator that checks them, for client and emulator alike.
+//! Over 400 lines on purpose: one validator for every kind of rule (text, numbers, URLs, paths,
+//! file names, unknown fields), each check beside the rule it reads, so that client and emulator
+//! cannot differ.
 
 use crate::num;
 use std::fmt;

@@ -15,6 +15,8 @@
 //   kill: pages waiting on two instances over one Redis (TUNESMITH_TEST_REDIS_URL); one instance is
 //   killed with SIGKILL mid-task and restarted: every page must still get its final stage, no page a
 //   stage twice, and pages on the other instance lose nothing.
+// Over 400 lines on purpose: the three parts share one set of companions, their restarts and the
+// report of figures against goals.
 import { connect } from "node:net";
 import { atLeast, env, goal, report, requireEmulator, scaled, sleep } from "./_lib.mjs";
 import {

@@ -19,6 +19,8 @@
 // the case and stops, and a fresh worker (a fresh wasm instance) takes the next case.
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
 // CHAOS_SCALE (1: 100,000 values).
+// Over 400 lines on purpose: one table of every entry point of the package (`slotTable`), each
+// given every kind of hostile value.
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

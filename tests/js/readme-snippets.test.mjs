@@ -1,12 +1,12 @@
 // The READMEs' code cannot rot: every ```js block of README.md and pkg-template/README.md is
 // preceded by `<!-- snippet: NAME -->` and equals the region `// README:NAME:start` … `:end` of a
-// test file that runs.
+// test file that runs; so does every ```sh block a snippet comment names (the CLI's quickstart).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { jsBlocks, regions } from "./readme/markdown.mjs";
+import { jsBlocks, regions, shellSnippets } from "./readme/markdown.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const READMES = ["README.md", "pkg-template/README.md"];
@@ -49,3 +49,13 @@ for (const readme of READMES) {
     }
   });
 }
+
+test("every named sh block of README.md is a marked region of a test", async () => {
+  const blocks = shellSnippets(await readFile(join(ROOT, "README.md"), "utf8"));
+  assert.ok(blocks.some((b) => b.name === "cli-quickstart"), "the CLI's quickstart is a named sh block");
+  for (const block of blocks) {
+    const region = marked.get(block.name);
+    assert.ok(region, `README.md:${block.line}: no region // README:${block.name}:start … :end in tests/`);
+    assert.equal(block.code, region.code, `README.md:${block.line}: snippet ${block.name} differs from ${region.path}`);
+  }
+});

@@ -1,4 +1,5 @@
 //! Every method against the real emulator: succeeds on a valid request and returns the documented fields.
+//! Over 400 lines on purpose: one call per operation, read as a list.
 
 use super::common::*;
 use js_sys::Array;

@@ -1,5 +1,7 @@
 //! Upload tests that hold in every runtime: Base64 in all its input forms, URL uploads, Blob
 //! streams through fetch, and every refusal made before the network.
+//! Over 400 lines on purpose: one short test per input form and per refusal of one behaviour (what
+//! an upload sends), run in Node and Chromium alike.
 
 use super::helpers::*;
 use crate::common::*;

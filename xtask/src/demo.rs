@@ -3,12 +3,12 @@
 
 use crate::emulator::{self, Emulator, Launch};
 use crate::package::{self, Profile};
+use crate::proc::Server;
 use crate::signal;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -29,6 +29,10 @@ own routes top up the emulator's credits and list the callbacks the companion re
 Credits, uploads and tasks are kept in target/demo-data/ across restarts; delete that folder
 (or set credits with POST /_emulator/credits) to start afresh.
 ";
+
+/// The emulator's development key (`DEV_KEY` in emulator/src/config.rs), which the README's
+/// quickstart uses too; `-- --api-key K` replaces it.
+const DEMO_KEY: &str = "ts-dev-key";
 
 pub struct Options {
     pub port: u16,
@@ -66,11 +70,7 @@ pub fn run(opts: &Options) -> Result<()> {
 
     let mut args: Vec<OsString> = Vec::new();
     let mut default = |flag: &str, value: OsString| {
-        if !opts
-            .emulator_args
-            .iter()
-            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
-        {
+        if flag_value(&opts.emulator_args, flag).is_none() {
             args.push(flag.into());
             args.push(value);
         }
@@ -82,10 +82,10 @@ pub fn run(opts: &Options) -> Result<()> {
     );
     default("--stage-delay-ms", "1500".into());
     default("--data-dir", data.into());
-    let serves_page = emulator::supports(&bin, "--www");
-    if serves_page {
-        default("--www", site.clone().into());
-    }
+    default("--www", site.into());
+    // The demo names the key itself, so that it can hand the same one to the companion.
+    default("--api-key", DEMO_KEY.into());
+    let key = flag_value(&opts.emulator_args, "--api-key").unwrap_or_else(|| DEMO_KEY.into());
     args.extend(opts.emulator_args.iter().map(OsString::from));
 
     signal::catch_interrupts();
@@ -97,58 +97,42 @@ pub fn run(opts: &Options) -> Result<()> {
             temp_data_dir: false,
         },
     )?;
-    // The key is announced on stderr, read by another thread than the ready line: let it catch up.
-    std::thread::sleep(Duration::from_millis(200));
-    let stderr = emulator.stderr_lines();
-    let key = dev_key(emulator.banner.iter().chain(stderr.iter()));
-    let service_key = flag_value(&opts.emulator_args, "--api-key").or_else(|| key.clone());
-    let mut companion = start_companion(opts, &pkg.dir, &emulator, service_key.as_deref())?;
+    let mut companion = start_companion(opts, &pkg.dir, &emulator, &key)?;
     println!();
     println!("tunesmith demo");
-    if serves_page {
-        println!("  open      {}/", emulator.music);
-    } else {
-        println!(
-            "  (this emulator build has no --www yet: the page in {} is not served)",
-            site.display()
-        );
-    }
+    println!("  open      {}/", emulator.music);
     println!("  music API {}", emulator.music);
     println!("  uploads   {}", emulator.upload);
     println!("  companion {companion_url} (holds the key; the page has none)");
-    match key {
-        Some(key) => println!("  key       {key}"),
-        None => println!("  key       see the emulator's start-up lines above"),
-    }
+    println!("  key       {key}");
     println!("Press Ctrl-C to stop.");
 
+    // Dropping either stops it.
     loop {
         if signal::interrupted() {
             println!("\nstopping the companion and the emulator");
-            let _ = companion.kill();
-            let _ = companion.wait();
-            emulator.stop(libc::SIGINT, Duration::from_secs(5));
+            companion.stop(libc::SIGINT, Duration::from_secs(5));
+            emulator.server.stop(libc::SIGINT, Duration::from_secs(5));
             return Ok(());
         }
-        if let Some(status) = emulator.exited() {
-            let _ = companion.kill();
-            bail!("the emulator exited ({status}){}", emulator.stderr_report());
+        if let Some(status) = emulator.server.exited() {
+            bail!(
+                "the emulator exited ({status}){}",
+                emulator.server.stderr_report()
+            );
         }
-        if let Ok(Some(status)) = companion.try_wait() {
-            emulator.stop(libc::SIGINT, Duration::from_secs(5));
-            bail!("the companion exited ({status})");
+        if let Some(status) = companion.exited() {
+            bail!(
+                "the companion exited ({status}){}",
+                companion.stderr_report()
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
 
 /// The demo's companion (`demo-companion.mjs` in Node), once it printed its ready line.
-fn start_companion(
-    opts: &Options,
-    pkg: &Path,
-    emulator: &Emulator,
-    key: Option<&str>,
-) -> Result<Child> {
+fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -> Result<Server> {
     let script = crate::root()
         .join("xtask")
         .join("src")
@@ -157,26 +141,16 @@ fn start_companion(
         "http://127.0.0.1:{port},http://localhost:{port}",
         port = opts.port
     );
-    let mut child = Command::new("node")
-        .arg(script)
+    let mut cmd = Command::new("node");
+    cmd.arg(script)
         .env("TUNESMITH_PKG", pkg)
         .env("COMPANION_PORT", opts.companion_port.to_string())
-        .env("COMPANION_API_KEY", key.unwrap_or("ts-dev-key"))
+        .env("COMPANION_API_KEY", key)
         .env("COMPANION_MUSIC_URL", &emulator.music)
         .env("COMPANION_UPLOAD_URL", &emulator.upload)
-        .env("COMPANION_PAGE_ORIGINS", origins)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("starting the companion (node xtask/src/demo-companion.mjs)")?;
-    let stdout = child.stdout.take().context("the companion's stdout")?;
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line)?;
-    if !line.starts_with("ready ") {
-        let _ = child.kill();
-        bail!("the companion did not start: {line:?}");
-    }
-    Ok(child)
+        .env("COMPANION_PAGE_ORIGINS", origins);
+    let ready = |line: &str| line.starts_with("ready ").then_some(());
+    Ok(Server::start(cmd, true, ready)?.0)
 }
 
 /// Fails, naming the port and the switch that changes it, when something already listens there.
@@ -203,22 +177,9 @@ fn flag_value(args: &[String], flag: &str) -> Option<String> {
     })
 }
 
-/// The key the emulator announces at start-up (`... development key `ts-dev-key``), or the
-/// announcing line itself when it quotes no key.
-fn dev_key<'a>(lines: impl IntoIterator<Item = &'a String>) -> Option<String> {
-    let line = lines
-        .into_iter()
-        .find(|l| l.to_ascii_lowercase().contains("key"))?;
-    let quoted = line
-        .split('`')
-        .nth(1)
-        .filter(|k| !k.is_empty() && !k.contains(' '));
-    Some(quoted.unwrap_or(line.trim()).to_string())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{dev_key, flag_value};
+    use super::flag_value;
 
     #[test]
     fn reads_an_emulator_flag_in_both_spellings() {
@@ -234,17 +195,5 @@ mod tests {
             Some("127.0.0.1:9001")
         );
         assert_eq!(flag_value(&joined, "--music-addr"), None);
-    }
-
-    #[test]
-    fn finds_the_announced_development_key() {
-        let lines = [
-            "data directory: /tmp/x".to_string(),
-            "no --api-key given: accepting the development key `ts-dev-key`".to_string(),
-        ];
-        assert_eq!(dev_key(&lines).as_deref(), Some("ts-dev-key"));
-        let plain = ["dev key is k1".to_string()];
-        assert_eq!(dev_key(&plain).as_deref(), Some("dev key is k1"));
-        assert_eq!(dev_key(&["ready".to_string()]), None);
     }
 }

@@ -1,19 +1,11 @@
 //! The emulator as a child process: build it, start it, read its ready line, kill it on drop.
 
-use crate::proc::{self, run};
-use crate::signal;
-use anyhow::{bail, Context, Result};
-use std::collections::VecDeque;
+use crate::proc::{self, run, Server};
+use anyhow::{Context, Result};
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-const READY_TIMEOUT: Duration = Duration::from_secs(60);
-const STDERR_LINES_KEPT: usize = 200;
+use std::process::Command;
+use std::time::Duration;
 
 /// The keys that tests use: the second one exists so that tests can exhaust a key's credits or
 /// rate limit without disturbing the others.
@@ -31,18 +23,28 @@ pub fn build() -> Result<PathBuf> {
 /// The test emulator's time between task stages: tasks end in about 0.3 s.
 pub const SUITE_STAGE_DELAY_MS: &str = "100";
 
-/// The switches the suites run the emulator with: free ports, quick stages and callback retries,
-/// no rate limit, and the two keys the suites (or a probe) use.
-pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
-    [
+/// An emulator's switches for a suite, probe or benchmark: free loopback ports, no rate limit,
+/// then `more`.
+pub fn args(more: &[&str]) -> Vec<OsString> {
+    let base = [
         "--music-addr",
         "127.0.0.1:0",
         "--upload-addr",
         "127.0.0.1:0",
+    ];
+    base.iter()
+        .chain(&["--rate-limit", "0"])
+        .chain(more)
+        .map(OsString::from)
+        .collect()
+}
+
+/// The switches the suites run the emulator with: quick stages and callback retries, and the two
+/// keys the suites (or a probe) use.
+pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
+    args(&[
         "--stage-delay-ms",
         SUITE_STAGE_DELAY_MS,
-        "--rate-limit",
-        "0",
         "--callback-timeout-ms",
         "2000",
         "--callback-retry-delay-ms",
@@ -51,23 +53,7 @@ pub fn suite_args(key: &str, spare_key: &str) -> Vec<OsString> {
         key,
         "--api-key",
         spare_key,
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect()
-}
-
-/// Whether this emulator build accepts `flag` (it is still growing: `--www` came late).
-pub fn supports(bin: &Path, flag: &str) -> bool {
-    Command::new(bin)
-        .arg("--help")
-        .output()
-        .map(|out| {
-            String::from_utf8_lossy(&out.stdout)
-                .split_whitespace()
-                .any(|w| w.trim_end_matches(',') == flag)
-        })
-        .unwrap_or(false)
+    ])
 }
 
 /// `ready music=URL upload=URL` → (music, upload).
@@ -89,12 +75,9 @@ pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
 
 /// A running emulator. Dropping it stops the process and removes its temporary data folder.
 pub struct Emulator {
-    child: Child,
+    pub server: Server,
     pub music: String,
     pub upload: String,
-    /// What it printed on stdout before it was ready (the development key, for one).
-    pub banner: Vec<String>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
     temp_data_dir: Option<PathBuf>,
 }
 
@@ -109,10 +92,7 @@ pub struct Launch {
 impl Emulator {
     pub fn start(bin: &Path, launch: Launch) -> Result<Emulator> {
         let mut cmd = Command::new(bin);
-        cmd.args(&launch.args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.args(&launch.args);
         let temp_data_dir = if launch.temp_data_dir {
             let dir = fresh_temp_dir("emulator-data")?;
             cmd.arg("--data-dir").arg(&dir);
@@ -120,140 +100,19 @@ impl Emulator {
         } else {
             None
         };
-        signal::die_with_parent(&mut cmd);
-        println!("$ {}", proc::describe(&cmd));
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("cannot start {}", bin.display()))?;
-
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        if let Some(pipe) = child.stderr.take() {
-            let kept = Arc::clone(&stderr);
-            let echo = launch.echo;
-            std::thread::spawn(move || {
-                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-                    if echo {
-                        eprintln!("{line}");
-                    }
-                    if let Ok(mut kept) = kept.lock() {
-                        if kept.len() == STDERR_LINES_KEPT {
-                            kept.pop_front();
-                        }
-                        kept.push_back(line);
-                    }
-                }
-            });
-        }
-        let (tx, rx) = mpsc::channel();
-        if let Some(pipe) = child.stdout.take() {
-            let echo = launch.echo;
-            // Keeps draining after the ready line so that the emulator never blocks on a full pipe.
-            std::thread::spawn(move || {
-                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-                    if echo {
-                        let mut out = std::io::stdout().lock();
-                        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-                    }
-                    let _ = tx.send(line);
-                }
-            });
-        }
-
-        let mut emulator = Emulator {
-            child,
-            music: String::new(),
-            upload: String::new(),
-            banner: Vec::new(),
-            stderr,
+        let (server, (music, upload)) = Server::start(cmd, launch.echo, parse_ready_line)?;
+        Ok(Emulator {
+            server,
+            music,
+            upload,
             temp_data_dir,
-        };
-        let deadline = Instant::now() + READY_TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(line) => match parse_ready_line(&line) {
-                    Some((music, upload)) => {
-                        emulator.music = music;
-                        emulator.upload = upload;
-                        return Ok(emulator);
-                    }
-                    None => emulator.banner.push(line),
-                },
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    bail!(
-                        "the emulator printed no `ready` line within {READY_TIMEOUT:?}{}",
-                        emulator.stderr_report()
-                    )
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let status = emulator
-                        .child
-                        .wait()
-                        .map(|s| s.to_string())
-                        .unwrap_or_default();
-                    bail!(
-                        "the emulator exited ({status}) before its `ready` line{}",
-                        emulator.stderr_report()
-                    )
-                }
-            }
-        }
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Whether it has exited (and then how).
-    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child.try_wait().ok().flatten()
-    }
-
-    /// The last lines it printed on stderr.
-    pub fn stderr_lines(&self) -> Vec<String> {
-        self.stderr
-            .lock()
-            .map(|l| l.iter().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    /// The last lines of its stderr, ready to append to an error message.
-    pub fn stderr_report(&self) -> String {
-        // Give the reader thread a moment to collect what a dying process wrote last.
-        std::thread::sleep(Duration::from_millis(200));
-        let lines = self
-            .stderr
-            .lock()
-            .map(|l| l.iter().cloned().collect::<Vec<_>>())
-            .unwrap_or_default();
-        if lines.is_empty() {
-            "; its stderr was empty".to_string()
-        } else {
-            format!("; the last lines of its stderr:\n{}", lines.join("\n"))
-        }
-    }
-
-    /// Stops it: `signal` (SIGTERM, or the user's SIGINT), then SIGKILL after `grace`.
-    pub fn stop(&mut self, signal: libc::c_int, grace: Duration) {
-        if self.exited().is_some() {
-            return;
-        }
-        signal::send(self.pid(), signal);
-        let deadline = Instant::now() + grace;
-        while Instant::now() < deadline {
-            if self.exited().is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        })
     }
 }
 
 impl Drop for Emulator {
     fn drop(&mut self) {
-        self.stop(libc::SIGTERM, Duration::from_secs(3));
+        self.server.stop(libc::SIGTERM, Duration::from_secs(3));
         if let Some(dir) = &self.temp_data_dir {
             let _ = std::fs::remove_dir_all(dir);
         }

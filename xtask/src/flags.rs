@@ -3,6 +3,31 @@
 
 use anyhow::{bail, Result};
 use std::ffi::OsString;
+use std::process::ExitCode;
+
+/// The `main` of `cargo xtask` and of `cargo lab`: cargo's bin folder first on PATH, then `run`
+/// with the command and its flags; `usage` for `help` or no command, an error printed under `name`.
+pub fn main(name: &str, usage: &'static str, run: fn(&str, Flags) -> Result<bool>) -> ExitCode {
+    crate::toolchain::put_cargo_bin_on_path();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = match args.split_first() {
+        Some((command, rest)) if !matches!(command.as_str(), "help" | "--help" | "-h") => {
+            run(command, Flags::new(rest, usage))
+        }
+        _ => {
+            print!("{usage}");
+            Ok(!args.is_empty())
+        }
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("{name}: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 pub struct Flags {
     args: pico_args::Arguments,
@@ -58,6 +83,22 @@ impl Flags {
             ),
         }
     }
+}
+
+/// The names an `--only` list picks from `all` (`what`: stages, sections), in `all`'s order; all
+/// of them without the list, and an unknown name is an error listing the valid ones.
+pub fn pick<'a>(all: &[&'a str], only: Option<&[String]>, what: &str) -> Result<Vec<&'a str>> {
+    let Some(names) = only else {
+        return Ok(all.to_vec());
+    };
+    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
+        bail!("unknown {what} `{bad}`; {what}s: {}", all.join(", "));
+    }
+    Ok(all
+        .iter()
+        .copied()
+        .filter(|s| names.iter().any(|n| n == s))
+        .collect())
 }
 
 #[cfg(test)]

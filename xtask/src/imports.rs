@@ -10,6 +10,8 @@
 //! rename exports without telling the glue, hence this pass.
 
 use anyhow::{bail, Context, Result};
+use wasm_encoder::{EntityType, ExportSection, ImportSection, Module, RawSection};
+use wasmparser::{Parser, Payload};
 
 /// The module name under which wasm-bindgen's glue provides its imports.
 pub const GLUE_MODULE: &str = "./tunesmith_bg.js";
@@ -22,33 +24,57 @@ const KEPT_EXPORT: &str = "memory";
 
 /// Renames every import of `GLUE_MODULE` whose name starts with `__wbg` and every export but
 /// `memory` that `glue` reads, and returns the renamed module with the `(old, new)` pairs for the
-/// glue.
+/// glue. wasmparser reads the module and wasm-encoder writes the two sections; every other section
+/// is copied byte for byte.
 pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames)> {
-    if wasm.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
-        bail!("not a wasm module (version 1)");
-    }
-    let mut out = wasm[..8].to_vec();
-    let mut renames = Vec::new();
-    let mut export_renames = Vec::new();
-    let mut r = Reader {
-        bytes: wasm,
-        pos: 8,
-    };
-    while r.pos < wasm.len() {
-        let id = r.byte()?;
-        let size = r.u32()? as usize;
-        let body = r.take(size)?;
-        let section = match id {
-            2 => rename_imports(body, &mut renames)?,
-            7 => rename_exports(body, glue, &mut export_renames)?,
-            _ => body.to_vec(),
-        };
-        out.push(id);
-        write_u32(&mut out, section.len() as u32);
-        out.extend_from_slice(&section);
+    let mut module = Module::new();
+    let (mut renames, mut export_renames) = (Vec::new(), Vec::new());
+    for payload in Parser::new(0).parse_all(wasm) {
+        match payload? {
+            Payload::ImportSection(reader) => {
+                let mut section = ImportSection::new();
+                for import in reader.into_imports() {
+                    let import = import?;
+                    let name = if import.module == GLUE_MODULE && import.name.starts_with("__wbg") {
+                        rename(&mut renames, import.name, '_')
+                    } else {
+                        import.name.to_owned()
+                    };
+                    section.import(import.module, &name, EntityType::try_from(import.ty)?);
+                }
+                module.section(&section);
+            }
+            Payload::ExportSection(reader) => {
+                let mut section = ExportSection::new();
+                for export in reader {
+                    let export = export?;
+                    let read_by_glue = replace_names(glue, export.name, "", true).1 > 0;
+                    let name = if export.name == KEPT_EXPORT || !read_by_glue {
+                        export.name.to_owned()
+                    } else {
+                        rename(&mut export_renames, export.name, '$')
+                    };
+                    section.export(&name, export.kind.into(), export.index);
+                }
+                module.section(&section);
+            }
+            other => {
+                if let Some((id, range)) = other.as_section() {
+                    let data = wasm.get(range).context("a section runs past the end")?;
+                    module.section(&RawSection { id, data });
+                }
+            }
+        }
     }
     renames.extend(export_renames);
-    Ok((out, renames))
+    Ok((module.finish(), renames))
+}
+
+/// The next short name after `sigil` (`_0`, `_1`, ... `$0`...), recorded as renaming `old`.
+fn rename(renames: &mut Renames, old: &str, sigil: char) -> String {
+    let short = format!("{sigil}{}", base36(renames.len()));
+    renames.push((old.to_owned(), short.clone()));
+    short
 }
 
 /// Applies the renames to the glue, whole names only: an import where it stands as a name (the
@@ -97,67 +123,6 @@ fn replace_names(text: &str, old: &str, new: &str, member: bool) -> (String, usi
     (out, count)
 }
 
-fn rename_exports(body: &[u8], glue: &str, renames: &mut Renames) -> Result<Vec<u8>> {
-    let mut r = Reader {
-        bytes: body,
-        pos: 0,
-    };
-    let count = r.u32()?;
-    let mut out = Vec::with_capacity(body.len());
-    write_u32(&mut out, count);
-    for _ in 0..count {
-        let field = r.name()?;
-        let kind = r.byte()?;
-        let index = r.u32()?;
-        let read_by_glue = replace_names(glue, field, "", true).1 > 0;
-        let field = if field == KEPT_EXPORT || !read_by_glue {
-            field.to_owned()
-        } else {
-            let short = format!("${}", base36(renames.len()));
-            renames.push((field.to_owned(), short.clone()));
-            short
-        };
-        write_name(&mut out, &field);
-        out.push(kind);
-        write_u32(&mut out, index);
-    }
-    if r.pos != body.len() {
-        bail!("trailing bytes in the export section");
-    }
-    Ok(out)
-}
-
-fn rename_imports(body: &[u8], renames: &mut Renames) -> Result<Vec<u8>> {
-    let mut r = Reader {
-        bytes: body,
-        pos: 0,
-    };
-    let count = r.u32()?;
-    let mut out = Vec::with_capacity(body.len());
-    write_u32(&mut out, count);
-    for _ in 0..count {
-        let module = r.name()?;
-        let field = r.name()?;
-        let desc_start = r.pos;
-        r.skip_import_desc()?;
-        let desc = &body[desc_start..r.pos];
-        let field = if module == GLUE_MODULE && field.starts_with("__wbg") {
-            let short = format!("_{}", base36(renames.len()));
-            renames.push((field.to_owned(), short.clone()));
-            short
-        } else {
-            field.to_owned()
-        };
-        write_name(&mut out, module);
-        write_name(&mut out, &field);
-        out.extend_from_slice(desc);
-    }
-    if r.pos != body.len() {
-        bail!("trailing bytes in the import section");
-    }
-    Ok(out)
-}
-
 fn base36(mut n: usize) -> String {
     const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut s = Vec::new();
@@ -172,101 +137,10 @@ fn base36(mut n: usize) -> String {
     String::from_utf8(s).unwrap_or_default()
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn byte(&mut self) -> Result<u8> {
-        let b = *self
-            .bytes
-            .get(self.pos)
-            .context("unexpected end of the module")?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let s = self
-            .bytes
-            .get(self.pos..self.pos + n)
-            .context("section runs past the end")?;
-        self.pos += n;
-        Ok(s)
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        let (mut value, mut shift) = (0u32, 0);
-        loop {
-            let b = self.byte()?;
-            value |= u32::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(value);
-            }
-            shift += 7;
-            if shift > 28 {
-                bail!("LEB128 number too long");
-            }
-        }
-    }
-
-    fn name(&mut self) -> Result<&'a str> {
-        let len = self.u32()? as usize;
-        std::str::from_utf8(self.take(len)?).context("import name is not UTF-8")
-    }
-
-    fn limits(&mut self) -> Result<()> {
-        let flags = self.byte()?;
-        self.u32()?;
-        if flags & 1 != 0 {
-            self.u32()?;
-        }
-        Ok(())
-    }
-
-    /// Skips an import's description: function, table, memory, global or tag.
-    fn skip_import_desc(&mut self) -> Result<()> {
-        match self.byte()? {
-            0x00 => self.u32().map(|_| ()),
-            0x01 => {
-                self.byte()?; // reference type: funcref or externref
-                self.limits()
-            }
-            0x02 => self.limits(),
-            0x03 => {
-                self.byte()?; // value type
-                self.byte().map(|_| ()) // mutability
-            }
-            0x04 => {
-                self.byte()?;
-                self.u32().map(|_| ())
-            }
-            kind => bail!("unknown import kind {kind:#x}"),
-        }
-    }
-}
-
-fn write_u32(out: &mut Vec<u8>, mut n: u32) {
-    loop {
-        let b = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn write_name(out: &mut Vec<u8>, name: &str) {
-    write_u32(out, name.len() as u32);
-    out.extend_from_slice(name.as_bytes());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_encoder::ExportKind;
 
     /// What the glue of `module()` reads.
     const GLUE: &str = "a.__wbg_fetch_0123456789abcdef=1;b.__wbg_then_fedcba9876543210=2;\
@@ -276,39 +150,31 @@ mod tests {
     /// A module importing two glue functions, a snippet function and a memory, and exporting two
     /// functions and its memory.
     fn module() -> Vec<u8> {
-        let mut imports = Vec::new();
-        write_u32(&mut imports, 4);
+        let mut types = wasm_encoder::TypeSection::new();
+        types.ty().function([], []);
+        let mut imports = ImportSection::new();
         for (module, field) in [
             (GLUE_MODULE, "__wbg_fetch_0123456789abcdef"),
             ("./snippets/x/errors.js", "makeError"),
             (GLUE_MODULE, "__wbg_then_fedcba9876543210"),
         ] {
-            write_name(&mut imports, module);
-            write_name(&mut imports, field);
-            imports.extend_from_slice(&[0x00, 0x00]);
+            imports.import(module, field, EntityType::Function(0));
         }
-        write_name(&mut imports, GLUE_MODULE);
-        write_name(&mut imports, "memory");
-        imports.extend_from_slice(&[0x02, 0x01, 0x11, 0x80, 0x01]);
-        let mut exports = Vec::new();
-        write_u32(&mut exports, 3);
-        for (field, kind) in [
-            ("client_generate", 0),
-            ("memory", 2),
-            ("client_generateCover", 0),
-        ] {
-            write_name(&mut exports, field);
-            exports.extend_from_slice(&[kind, 0]);
-        }
-        let mut wasm = b"\0asm\x01\0\0\0".to_vec();
-        wasm.extend_from_slice(&[1, 4, 1, 0x60, 0, 0]); // type section: one () -> ()
-        wasm.push(2);
-        write_u32(&mut wasm, imports.len() as u32);
-        wasm.extend_from_slice(&imports);
-        wasm.push(7);
-        write_u32(&mut wasm, exports.len() as u32);
-        wasm.extend_from_slice(&exports);
-        wasm
+        let memory = wasm_encoder::MemoryType {
+            minimum: 17,
+            maximum: Some(128),
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        };
+        imports.import(GLUE_MODULE, "memory", EntityType::Memory(memory));
+        let mut exports = ExportSection::new();
+        exports.export("client_generate", ExportKind::Func, 0);
+        exports.export("memory", ExportKind::Memory, 0);
+        exports.export("client_generateCover", ExportKind::Func, 0);
+        let mut module = Module::new();
+        module.section(&types).section(&imports).section(&exports);
+        module.finish()
     }
 
     #[test]

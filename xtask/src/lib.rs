@@ -2,7 +2,6 @@
 //! emulator's launch and the test stages, shared by `cargo xtask` (build, test, demo, codegen) and
 //! `cargo lab` (chaos and bench, in `lab/`).
 
-pub mod bench_scripts;
 pub mod codegen;
 pub mod demo;
 pub mod emulator;
@@ -16,24 +15,7 @@ pub mod signal;
 pub mod test;
 pub mod toolchain;
 
-use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
-
-/// The sections of `bench` or `chaos` to run: all of `all` in their order, or those `--only`
-/// names (an unknown name is an error listing the valid ones).
-pub fn pick_sections<'a>(all: &[&'a str], only: Option<&[String]>) -> Result<Vec<&'a str>> {
-    let Some(names) = only else {
-        return Ok(all.to_vec());
-    };
-    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
-        bail!("unknown section `{bad}`; sections: {}", all.join(", "));
-    }
-    Ok(all
-        .iter()
-        .copied()
-        .filter(|s| names.iter().any(|n| n == s))
-        .collect())
-}
 
 /// The repository root: the parent of this crate's folder.
 pub fn root() -> PathBuf {

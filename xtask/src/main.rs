@@ -4,7 +4,7 @@
 use anyhow::{bail, Result};
 use std::process::ExitCode;
 use xtask::flags::Flags;
-use xtask::{codegen, demo, package, proc, test, toolchain};
+use xtask::{codegen, demo, package, proc, test};
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [flags]
@@ -21,25 +21,11 @@ usage: cargo xtask <command> [flags]
 ";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("xtask: error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    xtask::flags::main("xtask", USAGE, run)
 }
 
-fn run(args: &[String]) -> Result<bool> {
-    toolchain::put_cargo_bin_on_path();
-    let Some((command, rest)) = args.split_first() else {
-        print!("{USAGE}");
-        return Ok(false);
-    };
-    let mut flags = Flags::new(rest, USAGE);
-    let ok = match command.as_str() {
+fn run(command: &str, mut flags: Flags) -> Result<bool> {
+    let ok = match command {
         "build" => {
             let dev = flags.switch("--dev");
             flags.finish()?;
@@ -77,17 +63,13 @@ fn run(args: &[String]) -> Result<bool> {
         // The lab's commands keep their old spelling here; `cargo lab` is the same program.
         "bench" | "chaos" => proc::cargo()
             .args(["run", "--quiet", "--package", "lab", "--"])
-            .args(args)
+            .args(std::env::args().skip(1))
             .status()?
             .success(),
         "codegen" => {
             let check = flags.switch("--check");
             flags.finish()?;
             codegen::run(check)?
-        }
-        "help" | "--help" | "-h" => {
-            print!("{USAGE}");
-            true
         }
         other => bail!("unknown command `{other}`\n{USAGE}"),
     };

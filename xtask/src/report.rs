@@ -1,4 +1,5 @@
-//! Reading test runners' closing lines, and the summary table that `cargo xtask test` ends with.
+//! Counting tests from the standard runners' closing lines (cargo's harness, wasm-bindgen's,
+//! `node --test`), and the summary table that `cargo xtask test` ends with.
 
 use std::time::Duration;
 
@@ -32,68 +33,31 @@ impl std::ops::AddAssign for Counts {
     }
 }
 
-/// The number right before `word` in `text` ("3 passed" → 3).
-fn number_before(text: &str, word: &str) -> Option<u64> {
-    let mut previous: Option<&str> = None;
-    for token in text.split(|c: char| c.is_whitespace() || c == ';' || c == ',') {
-        if token == word {
-            return previous?.parse().ok();
-        }
-        if !token.is_empty() {
-            previous = Some(token);
-        }
-    }
-    None
-}
-
-/// `test result: ok. 3 passed; 0 failed; ...` (cargo's harness and wasm-bindgen-test-runner).
-pub fn parse_test_result(line: &str) -> Option<Counts> {
-    let rest = line.trim().strip_prefix("test result:")?;
-    Some(Counts {
-        passed: number_before(rest, "passed")?,
-        failed: number_before(rest, "failed")?,
-    })
-}
-
-/// One test binary's results, named by what cargo said it was running
-/// (`tests/node_api.rs`, `unittests src/lib.rs`, `Doc-tests tunesmith`).
-#[derive(Debug, PartialEq, Eq)]
-pub struct Suite {
-    pub name: String,
-    pub counts: Counts,
-}
-
-/// Every `test result` line of a `cargo test` output (stdout and stderr merged), attributed to
-/// the `Running ...` or `Doc-tests ...` line before it.
-pub fn parse_cargo_test(output: &str) -> Vec<Suite> {
-    let mut suites = Vec::new();
-    let mut current = String::new();
+/// The sum of every `test result: ok. 3 passed; 0 failed; …` line of a `cargo test` output
+/// (cargo's harness and wasm-bindgen-test-runner print one a test binary); None without one.
+pub fn cargo_counts(output: &str) -> Option<Counts> {
+    let mut total: Option<Counts> = None;
     for line in output.lines() {
-        let trimmed = line.trim();
-        // `Running tests/node_api.rs (target/.../node_api-0123.wasm)`; the parenthesis tells
-        // cargo's line from a test's own output that happens to start with "Running".
-        if let Some((name, _)) = trimmed
-            .strip_prefix("Running ")
-            .filter(|r| r.ends_with(')'))
-            .and_then(|r| r.split_once(" ("))
-        {
-            current = name.trim().to_string();
-        } else if trimmed.starts_with("Doc-tests ") {
-            current = trimmed.to_string();
-        } else if let Some(counts) = parse_test_result(trimmed) {
-            suites.push(Suite {
-                name: std::mem::take(&mut current),
-                counts,
-            });
+        let Some(result) = line.trim().strip_prefix("test result:") else {
+            continue;
+        };
+        let count = |word: &str| -> Option<u64> {
+            let part = result
+                .split(';')
+                .find_map(|p| p.trim().strip_suffix(word))?;
+            part.rsplit(' ').next()?.parse().ok()
+        };
+        if let (Some(passed), Some(failed)) = (count(" passed"), count(" failed")) {
+            *total.get_or_insert_default() += Counts { passed, failed };
         }
     }
-    suites
+    total
 }
 
 /// Node's spec reporter closes with `ℹ pass N`, `ℹ fail N` and `ℹ cancelled N` (the TAP
 /// reporter's `#` lines are lost to a file when `--test-force-exit` ends the run); cancelled
 /// counts as failed.
-pub fn parse_node_test(output: &str) -> Option<Counts> {
+pub fn node_counts(output: &str) -> Option<Counts> {
     let field = |name: &str| {
         output.lines().rev().find_map(|line| {
             line.trim()
@@ -111,51 +75,6 @@ pub fn parse_node_test(output: &str) -> Option<Counts> {
     })
 }
 
-/// Where tests run; the summary has one row for each, in this order.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Env {
-    NativeProtocol,
-    NativeEmulator,
-    NativeXtask,
-    NativeLab,
-    WasmNode,
-    WasmChromium,
-    JsNode,
-    E2eChromium,
-    Deploy,
-    BenchSmoke,
-}
-
-impl Env {
-    pub const ALL: [Env; 10] = [
-        Env::NativeProtocol,
-        Env::NativeEmulator,
-        Env::NativeXtask,
-        Env::NativeLab,
-        Env::WasmNode,
-        Env::WasmChromium,
-        Env::JsNode,
-        Env::E2eChromium,
-        Env::Deploy,
-        Env::BenchSmoke,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Env::NativeProtocol => "native protocol",
-            Env::NativeEmulator => "native emulator",
-            Env::NativeXtask => "native xtask",
-            Env::NativeLab => "native lab",
-            Env::WasmNode => "wasm node",
-            Env::WasmChromium => "wasm chromium",
-            Env::JsNode => "js node",
-            Env::E2eChromium => "e2e chromium",
-            Env::Deploy => "deploy runtimes",
-            Env::BenchSmoke => "bench smoke",
-        }
-    }
-}
-
 pub struct StageRecord {
     pub name: &'static str,
     pub took: Duration,
@@ -164,20 +83,18 @@ pub struct StageRecord {
 
 #[derive(Default)]
 pub struct Summary {
-    counts: Vec<(Env, Counts)>,
+    /// The tests of each environment (`native protocol`, `wasm chromium`, `js node`...), in the
+    /// order they ran.
+    counts: Vec<(&'static str, Counts)>,
     pub stages: Vec<StageRecord>,
 }
 
 impl Summary {
-    pub fn add(&mut self, env: Env, counts: Counts) {
+    pub fn add(&mut self, env: &'static str, counts: Counts) {
         match self.counts.iter_mut().find(|(e, _)| *e == env) {
             Some((_, total)) => *total += counts,
             None => self.counts.push((env, counts)),
         }
-    }
-
-    pub fn get(&self, env: Env) -> Option<Counts> {
-        self.counts.iter().find(|(e, _)| *e == env).map(|(_, c)| *c)
     }
 
     pub fn totals(&self) -> Counts {
@@ -208,11 +125,8 @@ impl Summary {
             );
         }
         println!("\n{:<16} {:>7} {:>7}", "environment", "passed", "failed");
-        for env in Env::ALL {
-            match self.get(env) {
-                Some(c) => println!("{:<16} {:>7} {:>7}", env.label(), c.passed, c.failed),
-                None => println!("{:<16} {:>7} {:>7}", env.label(), "-", "-"),
-            }
+        for (env, c) in &self.counts {
+            println!("{env:<16} {:>7} {:>7}", c.passed, c.failed);
         }
         let total = self.totals();
         println!();
@@ -225,59 +139,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_cargo_and_wasm_runner_result_lines() {
-        assert_eq!(
-            parse_test_result("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s"),
-            Some(Counts { passed: 12, failed: 0 })
-        );
-        assert_eq!(
-            parse_test_result("test result: FAILED. 3 passed; 2 failed; 0 ignored; 0 filtered out; finished in 4.20s"),
-            Some(Counts { passed: 3, failed: 2 })
-        );
-        assert_eq!(parse_test_result("test foo ... ok"), None);
-    }
-
-    #[test]
-    fn attributes_results_to_the_binary_that_ran_them() {
+    fn sums_every_binary_of_a_cargo_run() {
         let output = "\
-   Compiling tunesmith v0.1.0
-     Running unittests src/lib.rs (target/wasm32-unknown-unknown/debug/deps/tunesmith-1.wasm)
-running 0 tests
-test result: ok. 0 passed; 0 failed; 0 ignored; 0 filtered out; finished in 0.00s
-
-     Running tests/browser_api.rs (target/wasm32-unknown-unknown/debug/deps/browser_api-2.wasm)
-Running headless chrome
-test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 filtered out; finished in 3.00s
-
      Running tests/node_api.rs (target/wasm32-unknown-unknown/debug/deps/node_api-3.wasm)
-test result: ok. 7 passed; 0 failed; 0 ignored; 0 filtered out; finished in 1.00s
+test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 filtered out; finished in 3.00s
    Doc-tests tunesmith
 test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.10s
 ";
-        let suites = parse_cargo_test(output);
-        let names: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
+        let counts = Some(Counts {
+            passed: 6,
+            failed: 1,
+        });
+        assert_eq!(cargo_counts(output), counts);
+        assert_eq!(cargo_counts("error: could not compile `tunesmith`"), None);
+    }
+
+    #[test]
+    fn a_failure_or_test_files_that_ran_nothing_fail_the_stage() {
+        let ran = |passed, failed| Counts { passed, failed };
+        assert!(ran(2, 0).check("js", 1).is_ok());
+        assert!(ran(0, 0).check("js", 0).is_ok());
+        assert!(ran(2, 1).check("js", 1).is_err());
+        let none = ran(0, 0)
+            .check("wasm chromium", 2)
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
-            names,
-            [
-                "unittests src/lib.rs",
-                "tests/browser_api.rs",
-                "tests/node_api.rs",
-                "Doc-tests tunesmith"
-            ]
-        );
-        assert_eq!(
-            suites[1].counts,
-            Counts {
-                passed: 4,
-                failed: 1
-            }
-        );
-        assert_eq!(
-            suites[2].counts,
-            Counts {
-                passed: 7,
-                failed: 0
-            }
+            none.as_deref(),
+            Some("2 wasm chromium test file(s) but zero tests ran")
         );
     }
 
@@ -285,53 +174,27 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     fn reads_node_test_totals() {
         let spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\n";
         assert_eq!(
-            parse_node_test(spec),
+            node_counts(spec),
             Some(Counts {
                 passed: 2,
                 failed: 1
             })
         );
-        assert_eq!(parse_node_test("no totals here"), None);
+        assert_eq!(node_counts("no totals here"), None);
     }
 
     #[test]
-    fn summary_totals_every_environment() {
+    fn summary_totals_every_environment_in_the_order_they_ran() {
+        let ran = |passed, failed| Counts { passed, failed };
         let mut summary = Summary::default();
-        summary.add(
-            Env::WasmNode,
-            Counts {
-                passed: 2,
-                failed: 0,
-            },
-        );
-        summary.add(
-            Env::WasmNode,
-            Counts {
-                passed: 1,
-                failed: 1,
-            },
-        );
-        summary.add(
-            Env::JsNode,
-            Counts {
-                passed: 4,
-                failed: 0,
-            },
-        );
+        summary.add("wasm node", ran(2, 0));
+        summary.add("js node", ran(4, 0));
+        summary.add("wasm node", ran(1, 1));
         assert_eq!(
-            summary.get(Env::WasmNode),
-            Some(Counts {
-                passed: 3,
-                failed: 1
-            })
+            summary.counts,
+            [("wasm node", ran(3, 1)), ("js node", ran(4, 0))]
         );
-        assert_eq!(
-            summary.totals(),
-            Counts {
-                passed: 7,
-                failed: 1
-            }
-        );
+        assert_eq!(summary.totals(), ran(7, 1));
         assert!(!summary.ok());
     }
 }

@@ -1,8 +1,10 @@
-//! Signals: a Ctrl-C flag for long-running commands, and children that die with xtask.
+//! Signals: a Ctrl-C flag for long-running commands, children that die with xtask, and children
+//! stopped gently.
 
 use std::os::unix::process::CommandExt;
-use std::process::Command;
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -46,4 +48,19 @@ pub fn send(pid: u32, signal: libc::c_int) {
             libc::kill(pid, signal);
         }
     }
+}
+
+/// Stops `child`: `signal` (SIGTERM, or the user's SIGINT), then SIGKILL when it still runs after
+/// `grace`; reaps it either way.
+pub fn stop(child: &mut Child, signal: libc::c_int, grace: Duration) {
+    let running = |child: &mut Child| matches!(child.try_wait(), Ok(None));
+    if running(child) {
+        send(child.id(), signal);
+        let deadline = Instant::now() + grace;
+        while running(child) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+    }
+    let _ = child.wait();
 }

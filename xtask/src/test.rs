@@ -1,10 +1,12 @@
 //! `cargo xtask test`: toolchain, lint, native tests, then wasm, JS and browser tests against one
 //! live emulator; stops at the first failing stage and always prints the summary.
+//! Over 400 lines on purpose: every stage in one place, with its order, the tools it installs, what
+//! it runs and how its tests are counted.
 
 use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
 use crate::package::{self, Package, Profile};
-use crate::proc::{self, run_tee};
-use crate::report::{self, Counts, Env, StageRecord, Summary};
+use crate::proc;
+use crate::report::{self, Counts, StageRecord, Summary};
 use crate::toolchain;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
@@ -66,6 +68,10 @@ pub const ENV_MUSIC_URL: &str = "TUNESMITH_TEST_MUSIC_URL";
 pub const ENV_UPLOAD_URL: &str = "TUNESMITH_TEST_UPLOAD_URL";
 pub const ENV_API_KEY: &str = "TUNESMITH_TEST_API_KEY";
 pub const ENV_SPARE_KEY: &str = "TUNESMITH_TEST_SPARE_KEY";
+/// Set to `1` by the `bench` stage: the bench scripts run once at a small size (bench/_lib.mjs).
+pub const ENV_BENCH_SMOKE: &str = "TUNESMITH_BENCH_SMOKE";
+/// The emulator's time between task stages, for the bench scripts that compute when a task ends.
+pub const ENV_STAGE_DELAY_MS: &str = "TUNESMITH_BENCH_STAGE_DELAY_MS";
 
 /// The cargo feature of the typed Rust API: off in the npm build, on for its lint and for the
 /// suites, which run each behaviour through both faces (tests/suite/faces.rs).
@@ -76,59 +82,21 @@ const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 pub fn run(opts: &Options) -> Result<bool> {
     let stages = select(opts)?;
     let mut ctx = Ctx::default();
-    let mut steps: Vec<Step> = vec![Step::Toolchain];
-    for stage in &stages {
-        if stage.needs_emulator() && !steps.contains(&Step::Emulator) {
-            steps.push(Step::Emulator);
+    let mut ok = ctx.step("toolchain", |_| install_tools(&stages));
+    for &stage in &stages {
+        if ok && stage.needs_emulator() && ctx.emulator.is_none() {
+            ok = ctx.step("emulator", Ctx::start_emulator);
         }
-        steps.push(Step::Stage(*stage));
-    }
-    for step in steps {
-        let name = step.name();
-        println!("\n==== {name} ====");
-        let started = Instant::now();
-        // A panic in xtask itself is a failed stage too: the summary still gets printed.
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match step {
-            Step::Toolchain => toolchain_for(&stages),
-            Step::Emulator => ctx.start_emulator(),
-            Step::Stage(Stage::Lint) => lint(),
-            Step::Stage(Stage::Native) => native(&mut ctx.summary),
-            Step::Stage(Stage::Wasm) => ctx.wasm(),
-            Step::Stage(Stage::Js) => ctx.js(),
-            Step::Stage(Stage::E2e) => ctx.e2e(),
-            Step::Stage(Stage::Deploy) => ctx.deploy(),
-            Step::Stage(Stage::Bench) => ctx.bench_smoke(),
-        }))
-        .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
-        .map_err(|e| format!("{e:#}"));
-        if let Err(e) = &outcome {
-            eprintln!("\nxtask: {name} failed: {e}");
-            if let Some(emulator) = &ctx.emulator {
-                if step.uses_emulator() {
-                    eprintln!("(emulator){}", emulator.stderr_report());
-                }
-            }
-        }
-        let failed = outcome.is_err();
-        ctx.summary.stages.push(StageRecord {
-            name,
-            took: started.elapsed(),
-            outcome,
-        });
-        if failed {
+        if !ok {
             break;
         }
+        ok = ctx.step(stage.name(), |ctx| ctx.run_stage(stage));
     }
     // The keys the suites ran with must appear in nothing they printed.
-    if !ctx.outputs.is_empty() && ctx.summary.ok() {
-        let started = Instant::now();
-        println!("\n==== secrets ====");
-        let emulator_err = ctx.emulator.as_ref().map(Emulator::stderr_report);
-        let outcome = key_scan(&ctx.outputs, emulator_err.as_deref()).map_err(|e| format!("{e:#}"));
-        ctx.summary.stages.push(StageRecord {
-            name: "secrets",
-            took: started.elapsed(),
-            outcome,
+    if ok && !ctx.outputs.is_empty() && ctx.summary.ok() {
+        ctx.step("secrets", |ctx| {
+            let emulator_err = ctx.emulator.as_ref().map(|e| e.server.stderr_report());
+            key_scan(&ctx.outputs, emulator_err.as_deref())
         });
     }
     // Stop the emulator before the summary, so the closing line is the last thing printed.
@@ -139,93 +107,38 @@ pub fn run(opts: &Options) -> Result<bool> {
 }
 
 fn select(opts: &Options) -> Result<Vec<Stage>> {
-    let mut stages: Vec<Stage> = match &opts.only {
-        None => Stage::ALL.to_vec(),
-        Some(names) => {
-            let mut picked = Vec::new();
-            for name in names {
-                match Stage::ALL.iter().find(|s| s.name() == name) {
-                    Some(stage) => picked.push(*stage),
-                    None => bail!(
-                        "unknown stage `{name}`; stages: {}",
-                        Stage::ALL.map(Stage::name).join(", ")
-                    ),
-                }
-            }
-            Stage::ALL
-                .into_iter()
-                .filter(|s| picked.contains(s))
-                .collect()
-        }
-    };
-    if opts.skip_lint {
-        stages.retain(|s| *s != Stage::Lint);
-    }
-    Ok(stages)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Step {
-    Toolchain,
-    Emulator,
-    Stage(Stage),
-}
-
-impl Step {
-    fn name(self) -> &'static str {
-        match self {
-            Step::Toolchain => "toolchain",
-            Step::Emulator => "emulator",
-            Step::Stage(stage) => stage.name(),
-        }
-    }
-
-    fn uses_emulator(self) -> bool {
-        match self {
-            Step::Toolchain => false,
-            Step::Emulator => true,
-            Step::Stage(stage) => stage.needs_emulator(),
-        }
-    }
+    let picked = crate::flags::pick(&Stage::ALL.map(Stage::name), opts.only.as_deref(), "stage")?;
+    Ok(Stage::ALL
+        .into_iter()
+        .filter(|s| picked.contains(&s.name()))
+        .filter(|s| !(opts.skip_lint && *s == Stage::Lint))
+        .collect())
 }
 
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
-fn toolchain_for(stages: &[Stage]) -> Result<()> {
+fn install_tools(stages: &[Stage]) -> Result<()> {
+    use Stage::*;
     let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[
-        Stage::Lint,
-        Stage::Wasm,
-        Stage::Js,
-        Stage::E2e,
-        Stage::Deploy,
-        Stage::Bench,
-    ]) {
+    if any(&[Lint, Wasm, Js, E2e, Deploy, Bench]) {
         toolchain::wasm_target()?;
     }
-    if any(&[
-        Stage::Wasm,
-        Stage::Js,
-        Stage::E2e,
-        Stage::Deploy,
-        Stage::Bench,
-    ]) {
+    if any(&[Wasm, Js, E2e, Deploy, Bench]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Stage::Js, Stage::E2e, Stage::Deploy, Stage::Bench]) {
-        // Every suite's npm tools (node-redis among them), and a real Redis for the companion's.
+    if any(&[Js, E2e, Deploy, Bench]) {
+        // Every suite's npm tools, a real Redis for the companion's, tmux for the CLI's terminal.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
-        // tmux, for the CLI's terminal test.
         toolchain::tmux()?;
     }
-    if any(&[Stage::Lint]) {
-        // TypeScript, for the companion's types.
-        toolchain::js_tools()?;
+    if any(&[Js]) {
+        // The MCP conformance suite, on the Node 22 it needs.
+        toolchain::mcp_conformance()?;
     }
-    if any(&[Stage::Wasm, Stage::E2e, Stage::Bench]) {
+    if any(&[Wasm, E2e, Bench]) {
         toolchain::chromium()?;
     }
-    if any(&[Stage::Bench]) {
+    if any(&[Bench]) {
         toolchain::wrk()?;
     }
     Ok(())
@@ -234,117 +147,25 @@ fn toolchain_for(stages: &[Stage]) -> Result<()> {
 fn lint() -> Result<()> {
     // Drift first: a stale generated file would make every later failure confusing.
     crate::codegen::run(true)?;
-    companion_types()?;
     proc::run(proc::cargo().args(["fmt", "--all", "--", "--check"]))?;
-    proc::run(proc::cargo().args([
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
-    proc::run(proc::cargo().args([
-        "clippy",
-        "-p",
-        "tunesmith",
-        "--target",
-        toolchain::WASM_TARGET,
-        "--all-targets",
-        "--features",
-        RUST_API,
-        "--",
-        "-D",
-        "warnings",
-    ]))
-}
-
-/// The companion's JavaScript source checked by tsc (`--checkJs --strict`, its tsconfig), and the
-/// declarations the package ships (`pkg-template/server/types/`) the ones tsc writes from it.
-fn companion_types() -> Result<()> {
-    let config = crate::root()
-        .join("tests")
-        .join("js")
-        .join("companion")
-        .join("tsconfig.json");
-    let shipped = crate::root()
-        .join("pkg-template")
-        .join("server")
-        .join("types");
-    let written = crate::target_dir().join("companion-types");
-    let _ = std::fs::remove_dir_all(&written);
+    let clippy = ["--", "-D", "warnings"];
     proc::run(
-        Command::new("node")
-            .arg(
-                crate::root()
-                    .join("node_modules")
-                    .join("typescript")
-                    .join("bin")
-                    .join("tsc"),
-            )
-            .arg("-p")
-            .arg(&config)
-            .arg("--outDir")
-            .arg(&written),
+        proc::cargo()
+            .args(["clippy", "--workspace", "--all-targets"])
+            .args(clippy),
     )?;
-    let names = |d: &Path| -> Result<Vec<String>> {
-        let mut names = Vec::new();
-        for entry in std::fs::read_dir(d).with_context(|| format!("reading {}", d.display()))? {
-            names.push(entry?.file_name().to_string_lossy().into_owned());
-        }
-        names.sort();
-        Ok(names)
-    };
-    let expected = names(&written)?;
-    let stale = expected != names(&shipped).unwrap_or_default()
-        || expected.iter().any(|name| {
-            std::fs::read(written.join(name)).ok() != std::fs::read(shipped.join(name)).ok()
-        });
-    if stale {
-        bail!(
-            "pkg-template/server/types/ is not what tsc writes from the companion's source: \
-             delete it and run `node node_modules/typescript/bin/tsc -p tests/js/companion/tsconfig.json`"
-        );
-    }
-    println!(
-        "companion: source checked by tsc --strict, {} declaration files current",
-        expected.len()
-    );
-    Ok(())
-}
-
-fn native(summary: &mut Summary) -> Result<()> {
-    let packages = [
-        ("tunesmith-protocol", Env::NativeProtocol),
-        ("tunesmith-emulator", Env::NativeEmulator),
-        ("xtask", Env::NativeXtask),
-        ("lab", Env::NativeLab),
-    ];
-    // One build for all, so cargo can compile them in parallel.
-    let mut build = proc::cargo();
-    build.args(["test", "--no-run"]);
-    for (name, _) in packages {
-        build.args(["-p", name]);
-    }
-    proc::run(&mut build)?;
-    let mut failures = Vec::new();
-    for (name, env) in packages {
-        let mut cmd = proc::cargo();
-        cmd.args(["test", "--no-fail-fast", "-p", name]);
-        let (status, output) = run_tee(cmd)?;
-        let mut counts = Counts::default();
-        for suite in report::parse_cargo_test(&output) {
-            counts += suite.counts;
-        }
-        summary.add(env, counts);
-        if !status.success() || counts.failed > 0 {
-            failures.push(format!("{name}: {} failed ({status})", counts.failed));
-        }
-    }
-    if !failures.is_empty() {
-        bail!("{}", failures.join("; "));
-    }
-    Ok(())
+    proc::run(
+        proc::cargo()
+            .args([
+                "clippy",
+                "-p",
+                "tunesmith",
+                "--target",
+                toolchain::WASM_TARGET,
+            ])
+            .args(["--all-targets", "--features", RUST_API])
+            .args(clippy),
+    )
 }
 
 /// Counts the test keys in what the suites printed (xtask's own `$ command` echo, which launches
@@ -377,8 +198,6 @@ struct Ctx {
     /// Everything the wasm, JS and e2e suites printed, for the key scan.
     outputs: Vec<String>,
     emulator: Option<Emulator>,
-    /// The folder the emulator serves at `/` (www/ + pkg/), when it has `--www`.
-    site: Option<PathBuf>,
     pkg: Option<Package>,
     /// The companion suites' Redis, started with the first JS-level stage.
     redis: Option<crate::redis::RedisServer>,
@@ -386,24 +205,78 @@ struct Ctx {
 }
 
 impl Ctx {
+    /// Runs one step under its banner and records its time and outcome (a panic in xtask itself
+    /// is a failed step too, so the summary still gets printed); false when it failed.
+    fn step(&mut self, name: &'static str, f: impl FnOnce(&mut Ctx) -> Result<()>) -> bool {
+        println!("\n==== {name} ====");
+        let started = Instant::now();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self)))
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("xtask panicked")))
+            .map_err(|e| format!("{e:#}"));
+        if let Err(e) = &outcome {
+            eprintln!("\nxtask: {name} failed: {e}");
+            if let Some(emulator) = &self.emulator {
+                eprintln!("(emulator){}", emulator.server.stderr_report());
+            }
+        }
+        let ok = outcome.is_ok();
+        let took = started.elapsed();
+        self.summary.stages.push(StageRecord {
+            name,
+            took,
+            outcome,
+        });
+        ok
+    }
+
+    fn run_stage(&mut self, stage: Stage) -> Result<()> {
+        let root = crate::root();
+        match stage {
+            Stage::Lint => lint(),
+            Stage::Native => self.native(),
+            Stage::Wasm => self.wasm(),
+            Stage::Js => {
+                let files = test_files(&root.join("tests").join("js"), "", ".test.mjs")?;
+                self.node_tests(&files, &[], "js node")
+            }
+            Stage::E2e => {
+                let files = node_scripts(&root.join("tests").join("e2e"))?;
+                self.node_tests(&files, &[], "e2e chromium")
+            }
+            // The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun,
+            // `require`): each installs its framework from npm and serves the companion or a client.
+            Stage::Deploy => {
+                let files = test_files(&root.join("tests").join("deploy"), "", ".test.mjs")?;
+                self.node_tests(&files, &[], "deploy runtimes")
+            }
+            // Every bench script once, small (`cargo lab bench` runs them at full size): `bench/*.mjs`
+            // and each section's `bench/<section>/*.mjs`; each file is one test of node's runner.
+            Stage::Bench => {
+                let bench = root.join("bench");
+                let mut files = node_scripts(&bench)?;
+                for entry in std::fs::read_dir(&bench)? {
+                    files.extend(node_scripts(&entry?.path())?);
+                }
+                let smoke = [
+                    (ENV_BENCH_SMOKE, "1".into()),
+                    (ENV_STAGE_DELAY_MS, emulator::SUITE_STAGE_DELAY_MS.into()),
+                ];
+                self.node_tests(&files, &smoke, "bench smoke")
+            }
+        }
+    }
+
     fn start_emulator(&mut self) -> Result<()> {
         let bin = emulator::build()?;
         let mut args = emulator::suite_args(TEST_KEY, SPARE_KEY);
-        if emulator::supports(&bin, "--www") {
-            let site = crate::target_dir().join("test-site");
-            package::stage_site(&site, None)?;
-            args.push("--www".into());
-            args.push(site.clone().into());
-            self.site = Some(site);
-        }
-        let emulator = Emulator::start(
-            &bin,
-            Launch {
-                args,
-                echo: false,
-                temp_data_dir: true,
-            },
-        )?;
+        package::stage_site(&test_site(), None)?;
+        args.extend(["--www".into(), test_site().into()]);
+        let launch = Launch {
+            args,
+            echo: false,
+            temp_data_dir: true,
+        };
+        let emulator = Emulator::start(&bin, launch)?;
         println!(
             "emulator ready: music={} upload={}",
             emulator.music, emulator.upload
@@ -418,49 +291,105 @@ impl Ctx {
             .context("the emulator is not running")
     }
 
-    fn wasm(&mut self) -> Result<()> {
-        let root = crate::root();
-        let node_files = test_files(&root.join("tests"), "node_", ".rs")?;
-        let browser_files = test_files(&root.join("tests"), "browser_", ".rs")?;
-        let emulator = self.emulator()?;
-        let mut cmd = proc::cargo();
-        cmd.args([
-            "test",
-            "-p",
-            "tunesmith",
-            "--target",
-            toolchain::WASM_TARGET,
-            "--tests",
-            "--features",
-            RUST_API,
-            "--no-fail-fast",
-        ])
-        .env(ENV_MUSIC_URL, &emulator.music)
-        .env(ENV_UPLOAD_URL, &emulator.upload)
-        .env(ENV_API_KEY, TEST_KEY)
-        .env(ENV_SPARE_KEY, SPARE_KEY)
-        .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
-        .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-        .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
-        let (status, output) = run_tee(cmd)?;
-        self.outputs.push(output.clone());
-        let mut node = Counts::default();
-        let mut chromium = Counts::default();
-        for suite in report::parse_cargo_test(&output) {
-            match wasm_env(&root, &suite.name) {
-                Env::WasmChromium => chromium += suite.counts,
-                _ => node += suite.counts,
+    /// Runs `cmd`, echoing its output, and counts its tests with `parse` in the row `env` (a run
+    /// that failed with no failed test counts as one); fails on a failure, or when `files` test
+    /// files ran no test (a suite configured for another environment is skipped, not failed:
+    /// TOOLCHAIN.md). Returns what it printed.
+    fn count_run(
+        &mut self,
+        cmd: Command,
+        env: &'static str,
+        files: usize,
+        parse: fn(&str) -> Option<Counts>,
+    ) -> Result<String> {
+        // Node's suites get a deadline (one hung script must not eat CI's time); cargo's compile first.
+        let limit = (cmd.get_program() == "node").then_some(NODE_TESTS_TIMEOUT);
+        let (status, output) = proc::run_tee_with_deadline(cmd, limit)?;
+        let mut counts = parse(&output).unwrap_or_default();
+        if !status.success() && counts.failed == 0 {
+            counts.failed = 1;
+        }
+        self.summary.add(env, counts);
+        counts.check(env, files)?;
+        Ok(output)
+    }
+
+    /// Each crate's own tests under cargo's harness, built in one go so cargo can compile them in
+    /// parallel, then run one crate at a time to count them apart.
+    fn native(&mut self) -> Result<()> {
+        let packages = [
+            ("tunesmith-protocol", "native protocol"),
+            ("tunesmith-emulator", "native emulator"),
+            ("xtask", "native xtask"),
+            ("lab", "native lab"),
+        ];
+        let mut build = proc::cargo();
+        build.args(["test", "--no-run"]);
+        for (name, _) in packages {
+            build.args(["-p", name]);
+        }
+        proc::run(&mut build)?;
+        let mut failures = Vec::new();
+        for (name, env) in packages {
+            let mut cmd = proc::cargo();
+            cmd.args(["test", "--no-fail-fast", "-p", name]);
+            if let Err(e) = self.count_run(cmd, env, 1, report::cargo_counts) {
+                failures.push(format!("{name}: {e:#}"));
             }
         }
-        self.summary.add(Env::WasmNode, node);
-        self.summary.add(Env::WasmChromium, chromium);
-        let mut problems = zero_runs(node_files.len(), node, browser_files.len(), chromium);
-        if !status.success() || node.failed + chromium.failed > 0 {
-            let failed = node.failed + chromium.failed;
-            problems.insert(0, format!("{failed} wasm test(s) failed ({status})"));
+        if !failures.is_empty() {
+            bail!("{}", failures.join("; "));
         }
-        if !problems.is_empty() {
-            bail!("{}", problems.join("; "));
+        Ok(())
+    }
+
+    /// The client's wasm suites under wasm-bindgen's runner: `tests/node_*.rs` (with the crate's
+    /// own unit tests) in Node, then `tests/browser_*.rs` in headless Chromium, each run counted
+    /// in its own row.
+    fn wasm(&mut self) -> Result<()> {
+        let tests = crate::root().join("tests");
+        let node = test_files(&tests, "node_", ".rs")?;
+        let browser = test_files(&tests, "browser_", ".rs")?;
+        let others = test_files(&tests, "", ".rs")?.len() - node.len() - browser.len();
+        if others > 0 {
+            bail!("{others} file(s) of tests/*.rs named neither node_* nor browser_*: no stage runs them");
+        }
+        let emulator = self.emulator()?;
+        let (music, upload) = (emulator.music.clone(), emulator.upload.clone());
+        let mut failures = Vec::new();
+        // The crate's own unit tests run in Node.
+        let runs = [
+            (node, "wasm node", &["--lib"][..]),
+            (browser, "wasm chromium", &[]),
+        ];
+        for (files, env, own) in runs {
+            let mut cmd = proc::cargo();
+            cmd.args([
+                "test",
+                "-p",
+                "tunesmith",
+                "--target",
+                toolchain::WASM_TARGET,
+            ])
+            .args(["--features", RUST_API, "--no-fail-fast"])
+            .env(ENV_MUSIC_URL, &music)
+            .env(ENV_UPLOAD_URL, &upload)
+            .env(ENV_API_KEY, TEST_KEY)
+            .env(ENV_SPARE_KEY, SPARE_KEY)
+            .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
+            cmd.args(own);
+            for name in files.iter().filter_map(|f| f.file_stem()) {
+                cmd.arg("--test").arg(name);
+            }
+            match self.count_run(cmd, env, files.len(), report::cargo_counts) {
+                Ok(output) => self.outputs.push(output),
+                Err(e) => failures.push(format!("{e:#}")),
+            }
+        }
+        if !failures.is_empty() {
+            bail!("{}", failures.join("; "));
         }
         Ok(())
     }
@@ -471,109 +400,50 @@ impl Ctx {
             let pkg = package::build(Profile::Release)?;
             pkg.print_sizes()?;
             pkg.check_size_budget()?;
-            if let Some(site) = &self.site {
-                package::copy_tree(&pkg.dir, &site.join("pkg"))?;
-            }
+            package::copy_tree(&pkg.dir, &test_site().join("pkg"))?;
             self.pkg = Some(pkg);
         }
         self.pkg.as_ref().context("the package was not built")
     }
 
-    /// The environment of JS-level tests and benchmark scripts.
-    fn script_env(&mut self) -> Result<Vec<(&'static str, OsString)>> {
+    /// Runs `files` under node's test runner, one file at a time (the browser suites each start
+    /// Chromium and servers of their own), with the scripts' environment and `extra`, counted in
+    /// the row `env`.
+    fn node_tests(
+        &mut self,
+        files: &[PathBuf],
+        extra: &[(&'static str, OsString)],
+        env: &'static str,
+    ) -> Result<()> {
         let pkg_dir = self.package()?.dir.clone();
         if self.redis.is_none() {
             self.redis = Some(crate::redis::RedisServer::start()?);
         }
-        let emulator = self.emulator()?;
-        let mut env = script_env(emulator, &pkg_dir, self.site.is_some());
+        let mut vars = script_env(self.emulator()?, &pkg_dir);
         if let Some(redis) = &self.redis {
-            env.push((crate::redis::ENV_REDIS_URL, redis.url.clone().into()));
+            vars.push((crate::redis::ENV_REDIS_URL, redis.url.clone().into()));
         }
-        Ok(env)
-    }
-
-    fn js(&mut self) -> Result<()> {
-        let files = test_files(&crate::root().join("tests").join("js"), "", ".test.mjs")?;
-        let counts = self.node_tests(&files)?;
-        self.summary.add(Env::JsNode, counts);
-        counts.check("JS", files.len())
-    }
-
-    fn e2e(&mut self) -> Result<()> {
-        let files = node_scripts(&crate::root().join("tests").join("e2e"))?;
-        let counts = self.node_tests(&files)?;
-        self.summary.add(Env::E2eChromium, counts);
-        counts.check("e2e", files.len())
-    }
-
-    /// The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun, `require`):
-    /// each installs its framework from npm and serves the companion or a client.
-    fn deploy(&mut self) -> Result<()> {
-        let files = test_files(&crate::root().join("tests").join("deploy"), "", ".test.mjs")?;
-        let counts = self.node_tests(&files)?;
-        self.summary.add(Env::Deploy, counts);
-        counts.check("deploy", files.len())
-    }
-
-    /// Every bench script once, small (`cargo lab bench` runs them at full size); each file is one
-    /// test of node's runner.
-    fn bench_smoke(&mut self) -> Result<()> {
-        let files = crate::bench_scripts::scripts()?;
-        let smoke = [
-            (crate::bench_scripts::ENV_SMOKE, "1".into()),
-            (
-                crate::bench_scripts::ENV_STAGE_DELAY_MS,
-                emulator::SUITE_STAGE_DELAY_MS.into(),
-            ),
-        ];
-        let counts = self.node_tests_with(&files, &smoke)?;
-        self.summary.add(Env::BenchSmoke, counts);
-        counts.check("bench", files.len())
-    }
-
-    fn node_tests(&mut self, files: &[PathBuf]) -> Result<Counts> {
-        self.node_tests_with(files, &[])
-    }
-
-    /// Runs `files` under node's test runner, one file at a time (the browser suites each start
-    /// Chromium and servers of their own), with `extra` in their environment, and counts its
-    /// closing lines.
-    fn node_tests_with(
-        &mut self,
-        files: &[PathBuf],
-        extra: &[(&'static str, OsString)],
-    ) -> Result<Counts> {
-        let mut env = self.script_env()?;
-        env.extend(extra.iter().cloned());
+        vars.extend(extra.iter().cloned());
         let mut cmd = Command::new("node");
         cmd.current_dir(crate::root())
-            .args([
-                "--test",
-                "--test-concurrency=1",
-                "--test-force-exit",
-                "--test-timeout=600000",
-                "--test-reporter=spec",
-            ])
+            .args(["--test", "--test-concurrency=1", "--test-force-exit"])
+            .args(["--test-timeout=600000", "--test-reporter=spec"])
             .args(files)
-            .envs(env);
-        let (status, output) = proc::run_tee_with_deadline(cmd, Some(NODE_TESTS_TIMEOUT))?;
-        let mut counts = report::parse_node_test(&output).unwrap_or_default();
+            .envs(vars);
+        let output = self.count_run(cmd, env, files.len(), report::node_counts)?;
         self.outputs.push(output);
-        if !status.success() && counts.failed == 0 {
-            counts.failed = 1;
-        }
-        Ok(counts)
+        Ok(())
     }
 }
 
+/// The folder the test emulator serves at `/`: www/, and the package as pkg/ once it is built.
+fn test_site() -> PathBuf {
+    crate::target_dir().join("test-site")
+}
+
 /// What a test or benchmark script gets to find the emulator, the package and the browser.
-pub fn script_env(
-    emulator: &Emulator,
-    pkg_dir: &Path,
-    site_served: bool,
-) -> Vec<(&'static str, OsString)> {
-    let mut env: Vec<(&'static str, OsString)> = vec![
+pub fn script_env(emulator: &Emulator, pkg_dir: &Path) -> Vec<(&'static str, OsString)> {
+    vec![
         (ENV_MUSIC_URL, emulator.music.clone().into()),
         (ENV_UPLOAD_URL, emulator.upload.clone().into()),
         (ENV_API_KEY, TEST_KEY.into()),
@@ -584,53 +454,7 @@ pub fn script_env(
             "TUNESMITH_ARTIFACTS",
             crate::target_dir().join("test-artifacts").into(),
         ),
-    ];
-    if site_served {
-        env.push(("TUNESMITH_SITE_URL", format!("{}/", emulator.music).into()));
-    }
-    env
-}
-
-/// An environment with test files that ran zero tests: a suite configured for the other
-/// environment is skipped, not failed (TOOLCHAIN.md), so only the count tells.
-fn zero_runs(
-    node_files: usize,
-    node: Counts,
-    browser_files: usize,
-    chromium: Counts,
-) -> Vec<String> {
-    let mut problems = Vec::new();
-    if node_files > 0 && node.total() == 0 {
-        problems.push(format!(
-            "{node_files} tests/node_*.rs file(s) but zero tests ran in Node"
-        ));
-    }
-    if browser_files > 0 && chromium.total() == 0 {
-        problems.push(format!(
-            "{browser_files} tests/browser_*.rs file(s) but zero tests ran in Chromium"
-        ));
-    }
-    problems
-}
-
-/// Which environment ran a wasm test binary: by its file name, else by whether it configures
-/// `run_in_browser`.
-fn wasm_env(root: &Path, suite: &str) -> Env {
-    let file = suite.strip_prefix("unittests ").unwrap_or(suite);
-    let base = Path::new(file)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if base.starts_with("browser_") {
-        return Env::WasmChromium;
-    }
-    if base.starts_with("node_") {
-        return Env::WasmNode;
-    }
-    match std::fs::read_to_string(root.join(file)) {
-        Ok(source) if source.contains("run_in_browser") => Env::WasmChromium,
-        _ => Env::WasmNode,
-    }
+    ]
 }
 
 /// Files directly in `dir` named `<prefix>*<suffix>`, sorted.
@@ -695,26 +519,5 @@ mod tests {
             Some(6)
         );
         assert!(select(&only(&["lnt"], false)).is_err());
-    }
-
-    #[test]
-    fn an_environment_with_files_and_no_tests_run_is_a_problem() {
-        let none = Counts::default();
-        let some = Counts {
-            passed: 2,
-            failed: 0,
-        };
-        assert!(zero_runs(1, some, 1, some).is_empty());
-        assert!(zero_runs(0, none, 0, none).is_empty());
-        assert_eq!(zero_runs(1, some, 2, none).len(), 1);
-        assert_eq!(zero_runs(1, none, 1, none).len(), 2);
-    }
-
-    #[test]
-    fn wasm_binaries_are_attributed_by_name() {
-        let root = Path::new("/nonexistent");
-        assert_eq!(wasm_env(root, "tests/browser_upload.rs"), Env::WasmChromium);
-        assert_eq!(wasm_env(root, "tests/node_errors.rs"), Env::WasmNode);
-        assert_eq!(wasm_env(root, "unittests src/lib.rs"), Env::WasmNode);
     }
 }

@@ -46,30 +46,10 @@ pub fn wasm_target() -> Result<()> {
     run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
 }
 
-/// The version of `name` in Cargo.lock (the first, if several are locked).
-pub fn locked_version(lock: &str, name: &str) -> Option<String> {
-    let wanted = format!("name = \"{name}\"");
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line.trim() == wanted {
-            let version = lines
-                .next()?
-                .trim()
-                .strip_prefix("version = \"")?
-                .strip_suffix('"')?;
-            return Some(version.to_string());
-        }
-    }
-    None
-}
-
 /// The wasm-bindgen CLI (with its test runner) of exactly the version in Cargo.lock: a mismatch
 /// fails with "different bindgen format".
 pub fn wasm_bindgen() -> Result<PathBuf> {
-    let lock =
-        std::fs::read_to_string(crate::root().join("Cargo.lock")).context("reading Cargo.lock")?;
-    let want =
-        locked_version(&lock, "wasm-bindgen").context("wasm-bindgen is not in Cargo.lock")?;
+    let want = proc::cargo_version("wasm-bindgen")?;
     let dir = cargo_bin_dir();
     let bin = dir.join("wasm-bindgen");
     let matches = || {
@@ -103,18 +83,33 @@ pub fn js_tools() -> Result<PathBuf> {
         }
     }
     let root = crate::root();
-    let modules = root.join("node_modules");
-    let lock =
-        std::fs::read(root.join("package-lock.json")).context("reading package-lock.json")?;
+    npm_ci(&root, |modules| proc::is_executable(&wasm_opt_in(modules)))
+}
+
+/// `npm ci` in `project` unless its node_modules was installed from the very same lockfile and
+/// `complete` finds what matters in it; returns its node_modules.
+fn npm_ci(project: &Path, complete: impl Fn(&Path) -> bool) -> Result<PathBuf> {
+    let modules = project.join("node_modules");
+    let lock = std::fs::read(project.join("package-lock.json"))
+        .with_context(|| format!("reading {}", project.join("package-lock.json").display()))?;
     let stamp = modules.join(".installed-lock");
     let up_to_date = std::fs::read(&stamp).is_ok_and(|installed| installed == lock);
-    if !up_to_date || !proc::is_executable(&wasm_opt_in(&modules)) {
+    if !up_to_date || !complete(&modules) {
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&root))?;
+            .current_dir(project))?;
         std::fs::write(&stamp, &lock)?;
     }
     Ok(modules)
+}
+
+/// The MCP conformance suite and the Node 22 it needs (npm's `node` package), in a project of
+/// their own (tests/js/conformance) so that Node 22 shadows nothing in the root's node_modules.
+pub fn mcp_conformance() -> Result<PathBuf> {
+    let project = crate::root().join("tests").join("js").join("conformance");
+    npm_ci(&project, |modules| {
+        proc::is_executable(&modules.join(".bin").join("node"))
+    })
 }
 
 fn wasm_opt_in(modules: &Path) -> PathBuf {
@@ -181,20 +176,4 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     let mut args = vec!["install", "-y", "--no-install-recommends"];
     args.extend_from_slice(packages);
     run(&mut apt(&args))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::locked_version;
-
-    #[test]
-    fn finds_the_locked_version_of_a_package() {
-        let lock = "[[package]]\nname = \"wasm-bindgen-futures\"\nversion = \"0.4.1\"\n\n\
-                    [[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\nsource = \"x\"\n";
-        assert_eq!(
-            locked_version(lock, "wasm-bindgen").as_deref(),
-            Some("0.2.130")
-        );
-        assert_eq!(locked_version(lock, "js-sys"), None);
-    }
 }

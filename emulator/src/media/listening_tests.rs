@@ -1,5 +1,7 @@
 //! Tests that listen: the tempo, key, pitches and seams a listener would hear, measured in the
 //! audio the media functions write, against what they were asked for.
+//! Over 400 lines on purpose: the measures that stand for a listener's ear (pitch, tempo, key,
+//! power) are written here, beside the tests that use them and nowhere else.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::f32::consts::TAU;

@@ -3,10 +3,12 @@
 //! `fileName` and file paths, URL uploads aimed at the emulator itself, out-of-range admin
 //! values, and slow clients trickling a header byte per second. After every burst the emulator
 //! must still be up and answer `GET /credit`; nothing may appear outside its data folder.
+//! Over 400 lines on purpose: a catalogue of attacks, one short probe per kind, run in turn against
+//! one emulator.
 
 use super::net::{self, Reply};
 use super::{Figure, Figures};
-use crate::emulator::{self, Emulator, Launch, TEST_KEY};
+use crate::emulator::{Emulator, Launch, TEST_KEY};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -194,13 +196,7 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     // A file next to the data folder: a traversal that reads it shows up in an answer.
     let canary = format!("chaos-canary-{:x}", settings.seed);
     std::fs::write(sandbox.join("canary.txt"), &canary)?;
-    let mut args: Vec<OsString> = [
-        "--music-addr",
-        "127.0.0.1:0",
-        "--upload-addr",
-        "127.0.0.1:0",
-        "--rate-limit",
-        "0",
+    let mut args = crate::emulator::args(&[
         "--stage-delay-ms",
         "100",
         "--max-upload-mb",
@@ -208,17 +204,12 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
         "--api-key",
         TEST_KEY,
         "--data-dir",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
+    ]);
     args.push(sandbox.join("data").into());
-    if emulator::supports(bin, "--read-timeout-ms") {
-        args.extend([
-            "--read-timeout-ms".into(),
-            settings.read_timeout_ms.to_string().into(),
-        ]);
-    }
+    args.extend([
+        "--read-timeout-ms".into(),
+        settings.read_timeout_ms.to_string().into(),
+    ]);
     let before = tree(sandbox, &sandbox.join("data"));
     let emulator = start_in(bin, &args, &sandbox.join("cwd"))?;
     let mut probe = Probe {
@@ -240,7 +231,9 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
     probe.admin_values();
     probe.slow_clients(settings);
     let mut findings = std::mem::take(&mut probe.findings);
-    findings.peak_rss_mb = findings.peak_rss_mb.max(rss_mb(probe.emulator.pid()));
+    findings.peak_rss_mb = findings
+        .peak_rss_mb
+        .max(rss_mb(probe.emulator.server.pid()));
     drop(probe);
     // Anything new around the data folder, or anywhere a traversal could have aimed.
     let after = tree(sandbox, &sandbox.join("data"));
@@ -312,8 +305,11 @@ impl Probe<'_> {
 
     /// After a burst: still running, and `GET /credit` answers.
     fn after_burst(&mut self, burst: &str) {
-        self.findings.peak_rss_mb = self.findings.peak_rss_mb.max(rss_mb(self.emulator.pid()));
-        if let Some(status) = self.emulator.exited() {
+        self.findings.peak_rss_mb = self
+            .findings
+            .peak_rss_mb
+            .max(rss_mb(self.emulator.server.pid()));
+        if let Some(status) = self.emulator.server.exited() {
             self.findings
                 .crashes
                 .insert(format!("{burst}: exited ({status})"));
@@ -795,7 +791,10 @@ impl Probe<'_> {
                 TIMEOUT.as_secs_f64() * 1000.0
             };
             self.findings.slow_latency_ms = self.findings.slow_latency_ms.max(ms);
-            self.findings.peak_rss_mb = self.findings.peak_rss_mb.max(rss_mb(self.emulator.pid()));
+            self.findings.peak_rss_mb = self
+                .findings
+                .peak_rss_mb
+                .max(rss_mb(self.emulator.server.pid()));
             std::thread::sleep(Duration::from_secs(1).saturating_sub(asked.elapsed()));
         }
         // Still open: a read that would block (a closed one reads 0 bytes or fails).
@@ -809,7 +808,7 @@ impl Probe<'_> {
             }
         }
         self.findings.slow_held = held;
-        self.findings.sockets_after_slow = sockets(self.emulator.pid());
+        self.findings.sockets_after_slow = sockets(self.emulator.server.pid());
         drop(conns);
         self.after_burst("slow clients");
     }
@@ -918,7 +917,7 @@ mod tests {
 
     #[test]
     fn new_files_are_found_outside_the_skipped_folder() {
-        let Ok(dir) = emulator::fresh_temp_dir("chaos-tree-test") else {
+        let Ok(dir) = crate::emulator::fresh_temp_dir("chaos-tree-test") else {
             return;
         };
         let data = dir.join("data");

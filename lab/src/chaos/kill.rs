@@ -5,6 +5,8 @@
 //! task answered 200 answers its record-info, and each callback the emulator had recorded as
 //! delivered (its task file on disk says so) is still in the inbox. At the end, every due
 //! callback has been delivered at least once.
+//! Over 400 lines on purpose: the load, the kill loop and the checks after each restart all read
+//! one ledger of what the emulator answered.
 
 use super::net::{self, Reply};
 use super::{base64, Figure, Figures};
@@ -281,9 +283,9 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
 }
 
 fn kill_hard(emulator: &mut Emulator) -> Result<()> {
-    crate::signal::send(emulator.pid(), libc::SIGKILL);
+    crate::signal::send(emulator.server.pid(), libc::SIGKILL);
     let deadline = Instant::now() + Duration::from_secs(10);
-    while emulator.exited().is_none() {
+    while emulator.server.exited().is_none() {
         if Instant::now() > deadline {
             bail!("the emulator did not die of SIGKILL within 10 s");
         }

@@ -33,7 +33,7 @@ pub const FUZZ_INPUTS_GOAL: u64 = 10_000_000;
 pub const KILLS_GOAL: u32 = 50;
 
 pub fn run(opts: &Options) -> Result<bool> {
-    let sections = crate::pick_sections(&SECTIONS, opts.only.as_deref())?;
+    let sections = xtask::flags::pick(&SECTIONS, opts.only.as_deref(), "section")?;
     let seed = opts.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

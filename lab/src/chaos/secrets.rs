@@ -26,16 +26,7 @@ struct Logged {
 
 impl Drop for Logged {
     fn drop(&mut self) {
-        signal::send(self.child.id(), libc::SIGTERM);
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if self.child.try_wait().ok().flatten().is_some() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        signal::stop(&mut self.child, libc::SIGTERM, Duration::from_secs(5));
     }
 }
 

@@ -1,5 +1,7 @@
 //! The service's and the client's vocabularies: models, genders, states, stages, families, error
 //! kinds. Request rules (`endpoints.rs`) take their allowed values from here.
+//! Over 400 lines on purpose: it is data, one vocabulary after another with each value's
+//! documentation, as the generated `.d.ts` shows them.
 
 use super::shape::Vocab;
 use crate::codes::ClientErrorKind;

@@ -1,5 +1,7 @@
 //! The decoders under fuzz, one target each: a target draws its input, writes it to `shown`
 //! (so that a panic can be reported with the input that caused it), then decodes it.
+//! Over 400 lines on purpose: one short target per decoder, listed together so that a decoder
+//! without a target shows.
 
 use crate::gen::Gen;
 use serde::de::DeserializeOwned;

@@ -21,6 +21,17 @@ export function jsBlocks(markdown) {
   return blocks;
 }
 
+/** The ```sh blocks of a Markdown text that a `<!-- snippet: NAME -->` comment names. */
+export function shellSnippets(markdown) {
+  const blocks = [];
+  const re = /<!--\s*snippet:\s*([\w-]+)\s*-->\s*\n```(?:sh|bash|shell)\n([\s\S]*?)\n```/g;
+  for (const m of markdown.matchAll(re)) {
+    const line = markdown.slice(0, m.index).split("\n").length;
+    blocks.push({ name: m[1], code: dedent(m[2]), line });
+  }
+  return blocks;
+}
+
 /** Every `// README:NAME:start` … `// README:NAME:end` region of the given sources. */
 export function regions(sources) {
   const found = new Map();

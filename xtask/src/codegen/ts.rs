@@ -1,6 +1,8 @@
 //! Writes the package's TypeScript from the declarations: vocabularies, requests (with their
 //! rules in the doc comments), records, answers, callback events, the waiters' options with their
 //! defaults, the `Client` methods with their overloads, and the browser entry's export list.
+//! Over 400 lines on purpose: one writer per kind of declaration, in the order the `.d.ts` has
+//! them.
 
 use super::header;
 use std::collections::BTreeSet;
