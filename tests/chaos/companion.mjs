@@ -20,7 +20,7 @@
 import { connect } from "node:net";
 import { atLeast, env, goal, report, requireEmulator, scaled, sleep } from "./_lib.mjs";
 import {
-  GENERATE, MUSIC, create, cutOff, finishedSong, pkg, pollRecord, raw, recordFromService, session,
+  GENERATE, MUSIC, create, cutOff, finishedSong, freePort, pkg, pollRecord, raw, recordFromService, session,
 } from "../js/companion/harness.mjs";
 import { spawnCompanion } from "../js/companion/process.mjs";
 import { hostileService } from "../js/companion/upstreams.mjs";
@@ -312,12 +312,23 @@ goals.peakRssMb = goal(Number(peakRss.toFixed(1)), 256);
 // ---- limits: atomic tasks in flight on Redis, maximal bodies at once ------------------------------------
 if (REDIS) {
   const prefix = `chaos-atomic-${process.pid}-${Date.now()}:`;
-  const redisEnv = { COMPANION_STORE: "redis", COMPANION_REDIS_URL: REDIS, COMPANION_REDIS_PREFIX: prefix };
+  // Callbacks go to a closed port: no task of the burst can end (and free its slot) while the
+  // burst is still arriving, however slowly a loaded machine sends it, so more than 3 created is
+  // the race itself and not a task that ended in between. The companions listen on ports of their
+  // own, which the burst is sent to.
+  const [closed, xPort, yPort] = [await freePort(), await freePort(), await freePort()];
+  const redisEnv = (port) => ({
+    COMPANION_STORE: "redis", COMPANION_REDIS_URL: REDIS, COMPANION_REDIS_PREFIX: prefix,
+    COMPANION_PORT: String(port), COMPANION_PUBLIC_URL: `http://127.0.0.1:${closed}/ts`,
+  });
   const tight = JSON.stringify({ requestsPerWindow: 1e9, tasksInFlight: 3, requestsInFlight: 1000 });
-  const [x, y] = await Promise.all([spawnCompanion({ ...redisEnv, COMPANION_LIMITS: tight }), spawnCompanion({ ...redisEnv, COMPANION_LIMITS: tight })]);
+  const [x, y] = await Promise.all([
+    spawnCompanion({ ...redisEnv(xPort), COMPANION_LIMITS: tight }),
+    spawnCompanion({ ...redisEnv(yPort), COMPANION_LIMITS: tight }),
+  ]);
   const answers = await Promise.all(
     Array.from({ length: 50 }, (_, i) =>
-      fetch(`${(i % 2 ? x : y).url}/music/api/v1/generate`, {
+      fetch(`http://127.0.0.1:${i % 2 ? xPort : yPort}/ts/music/api/v1/generate`, {
         method: "POST",
         headers: { ...session("greedy"), "content-type": "application/json" },
         body: JSON.stringify(GENERATE),

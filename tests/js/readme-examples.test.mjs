@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile, copyFile, readdir, readFile } from "node:fs/promises";
 import { jsBlocks } from "./readme/markdown.mjs";
-import { createServer } from "node:net";
+import { freePort } from "./companion/harness.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,14 +32,6 @@ before(async () => {
   // The melody the README's quickstart tells to copy: the file that ships in the checkout.
   await copyFile(join(ROOT, "docs", "hum.wav"), join(project, "hum.wav"));
 });
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 async function runExample(name, env = {}) {
   const { stdout } = await promisify(execFile)("node", [name], {
