@@ -2,6 +2,7 @@
 // they load the wasm before anything here is called.
 import { Client as WasmClient } from "./tunesmith.js";
 import { TunesmithError, ValidationError } from "./__ERRORS_SNIPPET__";
+import { OPERATION_METHODS } from "./methods.generated.js";
 
 export { CallbackDeduper, parseCallback } from "./tunesmith.js";
 export {
@@ -54,6 +55,18 @@ export class Client extends WasmClient {
     super({ ...rest, headers, baseUrl: `${base}/music`, uploadUrl: `${base}/upload`, fetch: withCookies });
     this[COMPANION] = { url: base, headers: headers ?? {}, fetch: withCookies };
   }
+}
+
+// The operations' methods, each a call of the module's one entry with the operation's name (an
+// export and a glue function per operation would cost the module more than this list).
+for (const name of OPERATION_METHODS) {
+  Object.defineProperty(WasmClient.prototype, name, {
+    value(request, options) {
+      return this.__call(name, request, options);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** Whether `self` is a live Client (not another value a method was called on, nor a freed one). */

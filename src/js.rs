@@ -112,6 +112,11 @@ pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
         .collect())
 }
 
+/// `JSON.parse(text)` of a string the crate holds (an answer's body), `None` when it is not JSON.
+pub fn parse_json(text: &JsValue) -> Option<JsValue> {
+    json_parse(text).ok()
+}
+
 /// `JSON.stringify(v)` under catch: `None` when `v` has no JSON form (a function, a symbol, or a
 /// `toJSON` that returns `undefined`), where `String::from` of js-sys's `JsString` would throw.
 pub fn json_text(v: &JsValue) -> Result<Option<JsString>, JsValue> {
@@ -369,7 +374,7 @@ impl Arg {
 
     /// [`Arg::plain_copy`], with the JSON text it was made from (a request's body, without
     /// encoding the copy a second time), at most [`MAX_JSON_UNITS`] long.
-    pub fn plain_json(&self) -> Result<(String, JsValue), Error> {
+    pub fn plain_json(&self) -> Result<(JsString, JsValue), Error> {
         let text = self.json()?;
         if text.length() > MAX_JSON_UNITS {
             return Err(self.too_long(
@@ -380,7 +385,7 @@ impl Arg {
             ));
         }
         let value = json_parse(&text).map_err(|e| unreadable(self.name, e))?;
-        Ok((text.as_string().unwrap_or_default(), value))
+        Ok((text, value))
     }
 
     fn json(&self) -> Result<JsString, Error> {

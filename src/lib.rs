@@ -113,8 +113,6 @@ impl Client {
 impl Client {
     /// Validates, sends and shapes one operation, as a Promise for JavaScript.
     /// With `wait` (in the options or the request), a create resolves with the task's final record.
-    // Not inlined: the twenty exported operation methods share one copy (wasm size).
-    #[inline(never)]
     fn run(&self, op: Op, request: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
         settle::promise(async move {
@@ -228,16 +226,42 @@ fn text_of(v: &Arg) -> Result<Option<String>, Error> {
         }))
 }
 
-/// One exported method per operation. Their TypeScript signatures (with optional options and
-/// overloads) are generated from the endpoint table into `ts/generated.d.ts`, which merges into
-/// the class; the suites check that every operation of the table is a method here.
+#[wasm_bindgen]
+impl Client {
+    /// Every operation's one entry from JavaScript: `operation` is its name (`getTask`...). The
+    /// named methods (`client.getTask(request, options)`) are defined over it in JavaScript, from
+    /// the endpoint table (`pkg-template/methods.generated.js`, written by `cargo xtask codegen`):
+    /// one export and one glue function instead of one per operation (wasm size). Their TypeScript
+    /// signatures are generated into `ts/generated.d.ts`.
+    // `operation` is a `JsValue`, not a `&str`: the glue would convert any other value to a string
+    // in JavaScript, running its `toString` outside the checked path.
+    #[wasm_bindgen(js_name = "__call", skip_typescript)]
+    pub fn call(&self, operation: JsValue, request: JsValue, options: Option<JsValue>) -> Promise {
+        match op_named(&Arg::new(operation, "operation")) {
+            Ok(op) => self.run(op, request, options),
+            Err(e) => settle::promise(async move { Err(e.into_js()) }),
+        }
+    }
+}
+
+/// The operation of the endpoint table named by `name` (`getTask`...): shared by `call` and
+/// `validateRequest`.
+fn op_named(name: &Arg) -> Result<Op, Error> {
+    let text = name.text()?;
+    Op::ALL
+        .into_iter()
+        .find(|op| Some(op.endpoint().name) == text.as_deref())
+        .ok_or_else(|| name.invalid("type", "no operation has this name"))
+}
+
+/// One method per operation, for Rust callers of the JavaScript face (the suites): the same path
+/// as JavaScript's named methods through [`Client::call`]. Not exported: JavaScript reaches them
+/// through `__call`, and the suites check that every operation of the table is reached.
 macro_rules! operations {
-    ($( $(#[$meta:meta])* $name:ident => $js:literal, $op:expr; )*) => {
-        #[wasm_bindgen]
+    ($( $(#[$meta:meta])* $name:ident => $op:expr; )*) => {
         impl Client {
             $(
                 $(#[$meta])*
-                #[wasm_bindgen(js_name = $js, skip_typescript)]
                 pub fn $name(&self, request: JsValue, options: Option<JsValue>) -> Promise {
                     self.run($op, request, options)
                 }
@@ -248,71 +272,71 @@ macro_rules! operations {
 
 operations! {
     /// Generates music: 2 tracks from a prompt (or lyrics, style and title in custom mode).
-    generate => "generate", Op::Generate;
+    generate => Op::Generate;
     /// Extends a generated track from `continueAt` seconds (custom parameters) or with the source's own.
-    extend => "extend", Op::Extend;
+    extend => Op::Extend;
     /// Covers an uploaded audio in a new style.
-    upload_cover => "uploadCover", Op::UploadCover;
+    upload_cover => Op::UploadCover;
     /// Extends an uploaded audio.
-    upload_extend => "uploadExtend", Op::UploadExtend;
+    upload_extend => Op::UploadExtend;
     /// Generates an accompaniment for an uploaded vocal stem or melody.
-    add_instrumental => "addInstrumental", Op::AddInstrumental;
+    add_instrumental => Op::AddInstrumental;
     /// Layers generated vocals over an uploaded instrumental.
-    add_vocals => "addVocals", Op::AddVocals;
+    add_vocals => Op::AddVocals;
     /// Boosts a style description (answers at once).
-    boost_style => "boostStyle", Op::BoostStyle;
+    boost_style => Op::BoostStyle;
     /// Status and tracks of a music task (generate, extend, covers and extensions of uploads, add-*).
-    get_task => "getTask", Op::GetTask;
+    get_task => Op::GetTask;
     /// Remaining credits of the key.
-    get_credits => "getCredits", Op::GetCredits;
+    get_credits => Op::GetCredits;
     /// Generates cover images (normally 2) for a music task.
-    generate_cover => "generateCover", Op::GenerateCover;
+    generate_cover => Op::GenerateCover;
     /// Status and images of a cover task.
-    get_cover => "getCover", Op::GetCover;
+    get_cover => Op::GetCover;
     /// Converts a track to WAV.
-    convert_to_wav => "convertToWav", Op::ConvertToWav;
+    convert_to_wav => Op::ConvertToWav;
     /// Status and URL of a WAV conversion.
-    get_wav => "getWav", Op::GetWav;
+    get_wav => Op::GetWav;
     /// Writes lyrics from a prompt.
-    generate_lyrics => "generateLyrics", Op::GenerateLyrics;
+    generate_lyrics => Op::GenerateLyrics;
     /// Status and texts of a lyrics task.
-    get_lyrics => "getLyrics", Op::GetLyrics;
+    get_lyrics => Op::GetLyrics;
     /// Lyrics aligned to the audio, word by word (answers at once).
-    get_timestamped_lyrics => "getTimestampedLyrics", Op::GetTimestampedLyrics;
+    get_timestamped_lyrics => Op::GetTimestampedLyrics;
     /// Separates vocals and instruments of a track into stems.
-    separate_vocals => "separateVocals", Op::SeparateVocals;
+    separate_vocals => Op::SeparateVocals;
     /// Status and stems of a vocal separation.
-    get_vocal_separation => "getVocalSeparation", Op::GetVocalSeparation;
+    get_vocal_separation => Op::GetVocalSeparation;
     /// Makes a music video of a track.
-    generate_video => "generateVideo", Op::GenerateVideo;
+    generate_video => Op::GenerateVideo;
     /// Status and URL of a music video.
-    get_video => "getVideo", Op::GetVideo;
+    get_video => Op::GetVideo;
     /// Generates a sound or a seamless loop, with a tempo and a key.
-    generate_sounds => "generateSounds", Op::GenerateSounds;
+    generate_sounds => Op::GenerateSounds;
     /// Regenerates a window of a track and keeps the rest.
-    replace_section => "replaceSection", Op::ReplaceSection;
+    replace_section => Op::ReplaceSection;
     /// Mashes up two uploaded tracks into a new one.
-    mashup => "mashup", Op::Mashup;
+    mashup => Op::Mashup;
     /// Makes a persona from a generated track (answers at once).
-    generate_persona => "generatePersona", Op::GeneratePersona;
+    generate_persona => Op::GeneratePersona;
     /// Transcribes a vocal separation's stems to MIDI notes.
-    generate_midi => "generateMidi", Op::GenerateMidi;
+    generate_midi => Op::GenerateMidi;
     /// Status and notes of a MIDI task.
-    get_midi => "getMidi", Op::GetMidi;
+    get_midi => Op::GetMidi;
     /// Fresh playable links for an old music task whose links expired.
-    recover_audio => "recoverAudio", Op::RecoverAudio;
+    recover_audio => Op::RecoverAudio;
     /// Status and links of an audio recovery.
-    get_recovery => "getRecovery", Op::GetRecovery;
+    get_recovery => Op::GetRecovery;
     /// Starts a custom voice: a phrase for the singer to record.
-    validate_voice => "validateVoice", Op::ValidateVoice;
+    validate_voice => Op::ValidateVoice;
     /// Status and phrase of a voice validation.
-    get_voice_validation => "getVoiceValidation", Op::GetVoiceValidation;
+    get_voice_validation => Op::GetVoiceValidation;
     /// A new phrase for a voice validation.
-    regenerate_voice_phrase => "regenerateVoicePhrase", Op::RegenerateVoicePhrase;
+    regenerate_voice_phrase => Op::RegenerateVoicePhrase;
     /// Creates the custom voice from the recorded phrase.
-    create_voice => "createVoice", Op::CreateVoice;
+    create_voice => Op::CreateVoice;
     /// Status and id of a custom voice.
-    get_voice => "getVoice", Op::GetVoice;
+    get_voice => Op::GetVoice;
     /// Whether a custom voice can be used (answers at once).
-    check_voice => "checkVoice", Op::CheckVoice;
+    check_voice => Op::CheckVoice;
 }

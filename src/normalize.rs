@@ -112,14 +112,19 @@ pub fn track(raw: &JsValue) -> JsValue {
     if !is_plain_object(raw) {
         return Object::new().into();
     }
-    let out = Object::new();
+    // Copied in one call, then only the fields not in camelCase renamed: the service answers
+    // queries in camelCase, so a track costs no property write per field.
+    let out = shallow_copy(raw);
     for (key, value) in crate::js::entries(raw).unwrap_or_default() {
         let camel = track::camel_key(&key);
-        // A camelCase field wins over its snake_case twin when the service sent both.
-        if camel != key && !get(raw, &camel).is_undefined() {
+        if camel == key {
             continue;
         }
-        set(&out, &camel, &value);
+        let _ = js_sys::Reflect::delete_property(&out, &JsValue::from_str(&key));
+        // A camelCase field wins over its snake_case twin when the service sent both.
+        if get(raw, &camel).is_undefined() {
+            set(&out, &camel, &value);
+        }
     }
     normalize_times(&out);
     out.into()

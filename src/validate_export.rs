@@ -6,7 +6,6 @@
 use crate::errors::Error;
 use crate::js::Arg;
 use crate::settle;
-use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
 /// Throws the `ValidationError` the client would throw for `request` (a plain object of JSON data:
@@ -24,13 +23,7 @@ pub fn validate_request(operation: JsValue, request: JsValue) -> Result<(), JsVa
 }
 
 fn check(operation: &Arg, request: &Arg) -> Result<(), Error> {
-    let name = operation.text()?;
-    let Some(op) = Op::ALL
-        .into_iter()
-        .find(|op| Some(op.endpoint().name) == name.as_deref())
-    else {
-        return Err(operation.invalid("type", "no operation has this name"));
-    };
+    let op = crate::op_named(operation)?;
     if !request.is_plain_object() {
         return Err(request.invalid("type", "the request must be a JSON object"));
     }

@@ -30,7 +30,9 @@ pub type Transport<'c> = dyn Fn(Request<'c>, f64, Option<&'c AbortSignal>) -> At
 /// What goes over the wire for one operation.
 pub enum Body {
     None,
-    Json(String),
+    /// JSON text, as a JavaScript string: a request's text stays where `JSON.stringify` made it,
+    /// without a copy through wasm memory and back.
+    Json(js_sys::JsString),
     /// FormData or any other body fetch takes as is; no Content-Type is set (the runtime adds the boundary).
     Raw(JsValue),
 }
@@ -84,7 +86,7 @@ impl Driver {
         let url = self.url(op, query);
         let (body, json) = match body {
             Body::None => (None, false),
-            Body::Json(s) => (Some(JsValue::from_str(&s)), true),
+            Body::Json(s) => (Some(s.into()), true),
             Body::Raw(v) => (Some(v), false),
         };
         let mut attempt = 0u32;

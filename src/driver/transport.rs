@@ -10,9 +10,17 @@
 
 use crate::js::{clear_timeout, get, get_f64, set, set_timeout};
 use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
+
+#[wasm_bindgen(module = "/src/js/transport.js")]
+extern "C" {
+    /// `promise`'s value, or `signal` itself if it fires first (see `transport.js`).
+    #[wasm_bindgen(js_name = untilSignal)]
+    fn until_signal(promise: &JsValue, signal: &AbortSignal) -> Promise;
+}
 
 pub struct Request<'a> {
     pub method: &'static str,
@@ -40,15 +48,17 @@ pub enum Failure {
 }
 
 /// Ties the attempt's AbortController, its timeout timer and the listener on the caller's signal to
-/// one value: dropping it aborts the request (a no-op once the answer is read), clears the timer
-/// and removes the listener, whichever way the attempt ends. So a future dropped mid-request (an
-/// abandoned waiter, a closed `watchTask`, a Rust caller's `select!`) leaves nothing in flight, as
-/// reqwest's wasm backend does.
+/// one value: dropping it aborts the request (unless the whole answer was read: nothing is in
+/// flight then, and an abort would only build an error and run fetch's listeners), clears the
+/// timer and removes the listener, whichever way the attempt ends. So a future dropped mid-request
+/// (an abandoned waiter, a closed `watchTask`, a Rust caller's `select!`) leaves nothing in flight,
+/// as reqwest's wasm backend does.
 struct AbortGuard {
     controller: AbortController,
     abort: Function,
     timer: JsValue,
     user_signal: Option<AbortSignal>,
+    answered: bool,
 }
 
 impl AbortGuard {
@@ -68,33 +78,19 @@ impl AbortGuard {
             abort,
             timer,
             user_signal: user_signal.cloned(),
+            answered: false,
         })
     }
 
-    /// A Promise that resolves with the attempt's own signal when it fires. Raced against
-    /// `fetch` and the body read, so that a `fetch` that ignores `init.signal` (some polyfills and
-    /// test doubles) still settles at the timeout or the caller's abort. It resolves rather than
-    /// rejects: an attempt that ends before the race (fetch throwing at once) must leave no
-    /// unhandled rejection behind when the guard aborts on drop.
-    fn fired(&self) -> Promise {
+    /// Waits for `promise`, raced against the attempt's own signal (at the timeout or the
+    /// caller's abort), so that a `fetch` that ignores `init.signal` (some polyfills and test
+    /// doubles) still settles; the signal firing first is a failure.
+    async fn race(&self, promise: &JsValue) -> Result<JsValue, Failure> {
         let signal = self.controller.signal();
-        Promise::new(&mut |resolve, _| {
-            let with_signal: Function =
-                resolve.bind1(&JsValue::UNDEFINED, &signal).unchecked_into();
-            if signal.aborted() {
-                let _ = with_signal.call0(&JsValue::UNDEFINED);
-            }
-            let _ = signal.add_event_listener_with_callback("abort", &with_signal);
-        })
-    }
-
-    /// Waits for `promise`; the attempt's signal firing first is a failure.
-    async fn race(&self, promise: &JsValue, fired: &Promise) -> Result<JsValue, Failure> {
-        let both = js_sys::Array::of2(&Promise::resolve(promise), fired);
-        let value = JsFuture::from(Promise::race(&both))
+        let value = JsFuture::from(until_signal(promise, &signal))
             .await
             .map_err(|e| self.failure(e))?;
-        if Object::is(&value, &self.controller.signal()) {
+        if Object::is(&value, &signal) {
             return Err(self.failure(JsValue::UNDEFINED));
         }
         Ok(value)
@@ -114,7 +110,9 @@ impl AbortGuard {
 
 impl Drop for AbortGuard {
     fn drop(&mut self) {
-        self.controller.abort();
+        if !self.answered {
+            self.controller.abort();
+        }
         clear_timeout(&self.timer);
         if let Some(signal) = &self.user_signal {
             let _ = signal.remove_event_listener_with_callback("abort", &self.abort);
@@ -132,7 +130,7 @@ pub async fn send(
     if signal.is_some_and(AbortSignal::aborted) {
         return Err(Failure::Aborted);
     }
-    let guard = AbortGuard::new(timeout_ms, signal)?;
+    let mut guard = AbortGuard::new(timeout_ms, signal)?;
     let headers = Object::new();
     for (name, value) in &req.headers {
         set(&headers, name, &JsValue::from_str(value));
@@ -145,16 +143,16 @@ pub async fn send(
     }
     set(&init, "signal", &guard.controller.signal());
 
-    let fired = guard.fired();
     let started = fetch
         .call2(&js_sys::global(), &JsValue::from_str(&req.url), &init)
         .map_err(|e| guard.failure(e))?;
-    let response = guard.race(&started, &fired).await?;
+    let response = guard.race(&started).await?;
     let status = get_f64(&response, "status").unwrap_or(0.0) as u16;
+    let headers = get(&response, "headers");
+    let getter = get(&headers, "get").dyn_into::<Function>().ok();
     let header = |name: &str| -> Option<String> {
-        let headers = get(&response, "headers");
-        let getter = get(&headers, "get").dyn_into::<Function>().ok()?;
         getter
+            .as_ref()?
             .call1(&headers, &JsValue::from_str(name))
             .ok()?
             .as_string()
@@ -166,11 +164,15 @@ pub async fn send(
         .dyn_into::<Function>()
         .map_err(Failure::Network)?;
     let text_promise = text_fn.call0(&response).map_err(|e| guard.failure(e))?;
-    let text = guard.race(&text_promise, &fired).await?;
+    let text = guard.race(&text_promise).await?;
+    guard.answered = true;
     drop(guard);
-    let body = text.as_string().map_or(JsValue::UNDEFINED, |t| {
-        js_sys::JSON::parse(&t).unwrap_or(text)
-    });
+    // Parsed where it is: the text is not copied into wasm memory and back.
+    let body = if text.is_string() {
+        crate::js::parse_json(&text).unwrap_or(text)
+    } else {
+        JsValue::UNDEFINED
+    };
     Ok(Reply {
         status,
         body,

@@ -153,7 +153,12 @@ impl Client {
                 (Body::None, query)
             }
             Method::Post => (
-                Body::Json(serde_json::Value::Object(fields.clone()).to_string()),
+                Body::Json(
+                    serde_json::Value::Object(fields.clone())
+                        .to_string()
+                        .as_str()
+                        .into(),
+                ),
                 Vec::new(),
             ),
         };

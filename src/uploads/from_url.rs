@@ -52,8 +52,7 @@ async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<
     let json = js::json_text(&request)
         .ok()
         .flatten()
-        .and_then(|j| j.as_string())
-        .unwrap_or_default();
+        .unwrap_or_else(|| js_sys::JsString::from("{}"));
     let data = inner
         .execute(Op::UploadFromUrl, Body::Json(json), &[], &opts.call)
         .await?;

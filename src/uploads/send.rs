@@ -49,8 +49,8 @@ pub fn empty(field: &str) -> Error {
 
 /// Sends `{ base64Data, uploadPath, fileName }`. The JSON is put together by string concatenation
 /// in JavaScript: `JSON.stringify` would scan megabytes of Base64 for characters to escape (about
-/// 45 ms for 10 MB in Chromium, more than encoding it), and `Body::Json` holds a Rust `String`,
-/// which would copy it all into wasm memory. Base64 and a checked data URL prefix need no escaping.
+/// 45 ms for 10 MB in Chromium, more than encoding it), and it is sent as a raw body, never
+/// copied into wasm memory. Base64 and a checked data URL prefix need no escaping.
 pub async fn send_base64(
     inner: &Driver,
     base64_data: JsString,

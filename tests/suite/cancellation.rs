@@ -29,6 +29,26 @@ async fn abort_stops_a_request_in_flight() {
     assert!(stats(&t).await.0 <= 1, "no retry after an abort");
 }
 
+/// An attempt whose answer was read has nothing left in flight: its signal is not aborted
+/// afterwards (an abort then only cost an error object and fetch's listeners on every call).
+#[wasm_bindgen_test]
+async fn an_answered_attempt_is_not_aborted_afterwards() {
+    let t = tag("answered");
+    let signals = js_sys::Array::new();
+    let fetch = js_sys::Function::new_with_args(
+        "signals",
+        "return (input, init) => { signals.push(init.signal); return fetch(input, init); }",
+    )
+    .call1(&JsValue::UNDEFINED, &signals)
+    .unwrap();
+    let opts = options(&t, json!({}));
+    js_sys::Reflect::set(&opts, &"fetch".into(), &fetch).unwrap();
+    let client = tunesmith::Client::new(Some(wasm_bindgen::JsCast::unchecked_into(opts))).unwrap();
+    ok(client.get_credits(JsValue::UNDEFINED, None)).await;
+    assert_eq!(signals.length(), 1);
+    assert_eq!(prop(&signals.get(0), "aborted").as_bool(), Some(false));
+}
+
 #[wasm_bindgen_test]
 async fn abort_stops_a_backoff_sleep() {
     let t = tag("abort-backoff");

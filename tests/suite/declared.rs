@@ -5,7 +5,7 @@
 //! operation, which a reader follows top to bottom.
 
 use super::common::*;
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -134,10 +134,17 @@ fn quick_wait() -> JsValue {
     js(json!({ "minIntervalMs": 15, "maxIntervalMs": 40 }))
 }
 
-/// Calls a method of the client by its JavaScript name, as a page would.
+/// Calls a method of the client by its JavaScript name, as the package's `Client` does: an
+/// operation that takes a request through the module's one entry, `__call`, the others (uploads,
+/// waiters) by their own export.
 fn call(client: &JsValue, name: &str, args: &[JsValue]) -> js_sys::Promise {
-    let method: Function = prop(client, name).unchecked_into();
-    let args: Array = args.iter().collect();
+    let own = prop(client, name);
+    let (method, args): (Function, Array) = if own.is_function() {
+        (own.unchecked_into(), args.iter().collect())
+    } else {
+        let args = std::iter::once(JsValue::from(name)).chain(args.iter().cloned());
+        (prop(client, "__call").unchecked_into(), args.collect())
+    };
     method.apply(client, &args).unwrap().unchecked_into()
 }
 
@@ -425,13 +432,37 @@ async fn every_returned_value_matches_its_declared_type() {
     tally.finish(17);
 }
 
+/// The module exports one entry for the operations that take a request (`__call`, named by the
+/// operation; the package's JavaScript defines the named methods over it), and the uploads and
+/// waiters as methods of their own.
 #[wasm_bindgen_test]
-fn every_operation_of_the_table_is_a_client_method() {
-    let client = client(&tag("methods"));
-    let value = JsValue::from(client);
+async fn every_operation_of_the_table_reaches_the_module() {
+    let value = JsValue::from(client(&tag("methods")));
+    let call: Function = prop(&value, "__call").dyn_into().unwrap();
+    let call = |name: JsValue, request: JsValue| -> Promise {
+        call.call3(&value, &name, &request, &JsValue::UNDEFINED)
+            .unwrap()
+            .into()
+    };
     for op in Op::ALL {
         let name = op.endpoint().name;
-        assert!(prop(&value, name).is_function(), "Client has no `{name}`");
+        if matches!(op, Op::UploadStream | Op::UploadFromUrl | Op::UploadBase64) {
+            assert!(prop(&value, name).is_function(), "Client has no `{name}`");
+            continue;
+        }
+        // Refused by that operation's own check (its message names it), before the network.
+        let e = err(call(name.into(), 5.into())).await;
+        assert_eq!(prop_str(&e, "field"), "request", "{name}: {}", message(&e));
+        assert!(message(&e).starts_with(name), "{name}: {}", message(&e));
+    }
+    for unknown in [
+        JsValue::from("noSuchOperation"),
+        5.into(),
+        JsValue::UNDEFINED,
+    ] {
+        let e = err(call(unknown, js(json!({})))).await;
+        assert_eq!(prop_str(&e, "name"), "ValidationError", "{}", message(&e));
+        assert_eq!(prop_str(&e, "field"), "operation", "{}", message(&e));
     }
     for family in tunesmith_protocol::TaskFamily::ALL {
         assert!(

@@ -32,7 +32,10 @@ pub const WASM_OPT_FEATURES: &[&str] = &[
 ];
 
 /// What wasm-opt runs on the shipped module (`cargo xtask bench --only size` measures the others).
-pub const WASM_OPT_PASSES: &[&str] = &["-Oz", "--converge", "--strip-target-features"];
+/// `--low-memory-unused` (about 350 B gzipped): Rust's stack fills memory from 1 MB down, so its
+/// lowest 1 KB is reached only by a stack that has already overflowed into it. `-Os` came out
+/// 160 B smaller than `-Oz --converge` with it, on 2026-11-24.
+pub const WASM_OPT_PASSES: &[&str] = &["--low-memory-unused", "-Os", "--strip-target-features"];
 
 /// wasm-bindgen's switches for the shipped module.
 pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
@@ -41,11 +44,11 @@ pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
 const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
 
 /// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm` + `tunesmith.js`) may
-/// weigh: `cargo xtask test` fails past it. The size on 2026-11-24 (67,550 B) plus 2 KB, so that
-/// growth is a decision; the goal is 48 KB + 2 KB (50_000), and this is lowered as the module
-/// shrinks towards it. Raised by 400 B for the one checked path of callers' values (`js::Arg`:
-/// every read under catch and bounded) and the panic hook, which took 2.2 KB (69,960 B).
-pub const SIZE_BUDGET_GZIP_BYTES: u64 = 70_000;
+/// weigh: `cargo xtask test` fails past it. The size reached on 2026-11-24 (71,678 B; the one
+/// driver, the checked path of callers' values and the panic hook had grown it from 67,550 B to
+/// 72,627 B) plus 2 KB, so that growth is a decision; the goal is 48 KB + 2 KB (50_000), and this
+/// is lowered as the module shrinks towards it.
+pub const SIZE_BUDGET_GZIP_BYTES: u64 = 73_700;
 
 pub struct Package {
     pub dir: PathBuf,
@@ -162,6 +165,15 @@ pub fn build(profile: Profile) -> Result<Package> {
             "renamed {} imports and exports to short names",
             renames.len()
         );
+        // The glue's snippets (src/js/*.js) are loaded with it: shipped minified, their comments
+        // are not downloaded by every page. Class and function names stay (error classes, stacks).
+        for snippet in files_under(&pkg.dir.join("snippets"))? {
+            run(Command::new(toolchain::terser()?)
+                .arg(&snippet)
+                .args(["--module", "--compress", "passes=2", "--mangle"])
+                .args(["--keep-classnames", "--keep-fnames", "--output"])
+                .arg(&snippet))?;
+        }
     }
     instantiate_in_node(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;

@@ -4,6 +4,7 @@
 //! `--check` (run by `cargo xtask test`) fails when a committed file differs from what the
 //! declarations say.
 
+mod methods;
 mod operations;
 mod routes;
 mod rust;
@@ -36,6 +37,10 @@ pub fn outputs() -> Result<Vec<Output>> {
         Output {
             path: "pkg-template/server/routes.js",
             text: routes::server_routes(),
+        },
+        Output {
+            path: "pkg-template/methods.generated.js",
+            text: methods::methods(),
         },
         Output {
             path: "pkg-template/operations.generated.js",
