@@ -62,20 +62,15 @@ export function refuse(status, error, msg, extra = {}, headers = {}) {
  */
 export async function readCapped(body, max) {
   if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
   /** @type {Uint8Array[]} */
   const chunks = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
+  const end = await readChunks(body, max, (chunk, read) => {
+    chunks.push(chunk);
+    size = read;
+    return true;
+  });
+  if (end !== "done") return null;
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
@@ -83,6 +78,28 @@ export async function readCapped(body, max) {
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * Reads `body` to its end, handing each chunk and the bytes read so far to `onChunk`. Past `max`
+ * bytes, or when `onChunk` answers false, the rest is cancelled unread: "too large" or "refused".
+ * @param {ReadableStream<Uint8Array>} body @param {number} max
+ * @param {(chunk: Uint8Array, read: number) => boolean} onChunk
+ * @returns {Promise<"done" | "too large" | "refused">}
+ */
+async function readChunks(body, max, onChunk) {
+  const reader = body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return "done";
+    size += value.byteLength;
+    const stop = size > max ? "too large" : onChunk(value, size) ? null : "refused";
+    if (stop) {
+      await reader.cancel().catch(() => {});
+      return stop;
+    }
+  }
 }
 
 /**
@@ -119,25 +136,16 @@ export async function readJson(ctx, request, max, lease) {
   // A declared length is taken from the budget at once; an undeclared one as it arrives.
   if (Number.isFinite(declared) && !take(declared)) return busy();
   if (!request.body) return parse("");
-  const reader = request.body.getReader();
   const decoder = new TextDecoder();
   /** @type {string[]} */
   const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return tooLarge();
-    }
-    if (size > lease.bytes && !take(size - lease.bytes)) {
-      await reader.cancel().catch(() => {});
-      return busy();
-    }
-    parts.push(decoder.decode(value, { stream: true }));
-  }
+  const end = await readChunks(request.body, max, (chunk, read) => {
+    if (read > lease.bytes && !take(read - lease.bytes)) return false;
+    parts.push(decoder.decode(chunk, { stream: true }));
+    return true;
+  });
+  if (end === "too large") return tooLarge();
+  if (end === "refused") return busy();
   parts.push(decoder.decode());
   return parse(parts.join(""));
 }
