@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "./agents/mcp-client.mjs";
-import { KEY, MUSIC, PKG, UPLOAD, session, skip, startCompanion } from "./companion/harness.mjs";
+import { KEY, MUSIC, PKG, UPLOAD, session, skip, startCompanion, wav } from "./companion/harness.mjs";
 
 /** The emulator's log of the queries that name `taskId`. */
 const queriesOf = async (taskId) =>
@@ -193,26 +193,14 @@ test("stdio: a local file uploads with byte progress", { skip }, async () => {
   const { tmpdir } = await import("node:os");
   const dir = await mkdtemp(join(tmpdir(), "ts-mcp-"));
   const path = join(dir, "hum.wav");
-  const wav = Buffer.alloc(44 + 8000);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + 8000, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(8000, 24);
-  wav.writeUInt32LE(8000, 28);
-  wav.writeUInt16LE(1, 32);
-  wav.writeUInt16LE(8, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(8000, 40);
-  await writeFile(path, wav);
+  const audio = wav(1);
+  await writeFile(path, audio);
   const progress = [];
   const result = await stdio.callTool({ name: "uploadFile", arguments: { path } }, { onprogress: (p) => progress.push(p) });
   assert.equal(result.isError, undefined, text(result));
-  assert.equal(result.structuredContent.fileSize, wav.length);
+  assert.equal(result.structuredContent.fileSize, audio.length);
   const wire = sent(stdio, "uploading hum.wav");
-  assert.equal(wire.at(-1)?.progress, wav.length, JSON.stringify(wire) + JSON.stringify(result.content.slice(0, 1)));
+  assert.equal(wire.at(-1)?.progress, audio.length, JSON.stringify(wire) + JSON.stringify(result.content.slice(0, 1)));
   assert.ok(progress.every((p, i) => p.progress === wire[i].progress), "onprogress gets them in order");
   const link = result.content.find((c) => c.type === "resource_link");
   assert.equal(link.uri, result.structuredContent.downloadUrl);
