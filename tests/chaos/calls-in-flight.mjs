@@ -4,7 +4,7 @@
 // memory until all N are in flight, then answers them all; the CPU time of the process (user +
 // system, from start to the last settled call) divided by N is the cost per call. No network is
 // measured. Measured at 1,000 and at 40,000 calls in flight, median of several rounds. Goal: the
-// cost at 40,000 within 2x of the cost at 1,000 (issue 13 item 5: the free-list allocator made it
+// cost at 40,000 within 2x of the cost at 1,000 (a free-list allocator once made it
 // quadratic). Env: TUNESMITH_PKG; CHAOS_SCALE scales the large count (1: 40,000; at least 4,000).
 import { goal, importPackage, isMain, report, scaled } from "./_lib.mjs";
 

@@ -14,7 +14,7 @@
 // is left pending, and after every failure a known-good call against the real emulator, a
 // known-good `parseCallback`, and the deduper that received the hostile values still work.
 //
-// A value can poison the wasm module (issue 13): then nothing in this module instance works any
+// A value can poison the wasm module (a panic traps the instance): then nothing in this module instance works any
 // more. So the cases run in a worker thread; when its known-good check fails, the worker reports
 // the case and stops, and a fresh worker (a fresh wasm instance) takes the next case.
 // Env: TUNESMITH_TEST_MUSIC_URL, TUNESMITH_TEST_UPLOAD_URL, TUNESMITH_TEST_API_KEY, TUNESMITH_PKG,
