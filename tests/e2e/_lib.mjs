@@ -264,6 +264,19 @@ export async function browser(tools) {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
+/**
+ * The demo's studio as the e2e suites look at it: Chromium, one 1360x900 page with its console
+ * errors collected, and `shotOf(selector, name)`, a screenshot of one panel into SCREENSHOTS.
+ */
+export async function studioPage(tools) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const chromium = await browser(tools);
+  const context = await chromium.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const shotOf = (selector, name) => page.locator(selector).screenshot({ path: join(SCREENSHOTS, name) });
+  return { chromium, page, consoleErrors: watchConsole(page), shotOf };
+}
+
 /** Collects a page's console errors and uncaught exceptions. */
 export function watchConsole(page) {
   const errors = [];

@@ -6,22 +6,15 @@
 // the companion restarts, the user's tasks are still theirs.
 // Screenshots go to target/e2e-screenshots/companion-*.png.
 import { createServer } from "node:http";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PKG, SCREENSHOTS, assert, browser, demoSite, ensureTools, freePort, runTests, test, watchConsole } from "./_lib.mjs";
+import { PKG, SCREENSHOTS, assert, demoSite, ensureTools, freePort, runTests, studioPage, test } from "./_lib.mjs";
 
 const tools = await ensureTools();
 // The stage delay of `cargo xtask demo`: longer than a polling interval, so that a push waiter
 // that took one for its stall time would drop its stream between two stages.
 const emu = await demoSite({ stageDelayMs: 1500, companion: true });
-await mkdir(SCREENSHOTS, { recursive: true });
-
-const chromium = await browser(tools);
-const context = await chromium.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
-const page = await context.newPage();
-const consoleErrors = watchConsole(page);
-const shotOf = (selector, name) => page.locator(selector).screenshot({ path: join(SCREENSHOTS, name) });
+const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 /** Every request the page made: `{ url, method, headers }`, and the event streams that failed. */
 const sent = [];
 const failed = [];

@@ -5,22 +5,14 @@
 // as the track plays; the music video; a persona, then a song sung with it; a looped sound at a
 // tempo and key; a mashup of two uploads; fresh links for an older song. Screenshots go to
 // target/e2e-screenshots/flows-*.png.
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { SCREENSHOTS, assert, browser, demoSite, ensureTools, runTests, test, watchConsole, writeFile } from "./_lib.mjs";
+import { SCREENSHOTS, assert, demoSite, ensureTools, runTests, studioPage, test, writeFile } from "./_lib.mjs";
 
 const tools = await ensureTools();
 // Stages brisk enough for ten flows, slow enough for polling to see them.
 const emu = await demoSite({ stageDelayMs: 600 });
-await mkdir(SCREENSHOTS, { recursive: true });
-
-const chromium = await browser(tools);
-const context = await chromium.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
-const page = await context.newPage();
-const consoleErrors = watchConsole(page);
+const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
-/** One tool's panel only: the page is long, the panel is what the flow shows. */
-const shotOf = (selector, name) => page.locator(selector).screenshot({ path: join(SCREENSHOTS, name) });
 
 async function requests(filter) {
   const { requests } = await (await fetch(`${emu.music}/_emulator/requests`)).json();

@@ -5,19 +5,12 @@
 // to their field, the studio never covered; numbers that agree (credits, durations, a reopened
 // task's times); typed windows, "Extend this", generated titles, captions and rows that read
 // right. Screenshots go to target/e2e-screenshots/newcomer-*.png.
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { SCREENSHOTS, assert, browser, demoSite, ensureTools, runTests, test, watchConsole, wav, writeFile } from "./_lib.mjs";
+import { assert, demoSite, ensureTools, runTests, studioPage, test, wav, writeFile } from "./_lib.mjs";
 
 const tools = await ensureTools();
 const emu = await demoSite({ stageDelayMs: 600, companion: true });
-await mkdir(SCREENSHOTS, { recursive: true });
-
-const chromium = await browser(tools);
-const context = await chromium.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
-const page = await context.newPage();
-const consoleErrors = watchConsole(page);
-const shotOf = (selector, name) => page.locator(selector).screenshot({ path: join(SCREENSHOTS, name) });
+const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 /** The page's requests to the service's hosts, through the companion. */
 const toService = [];
 page.on("request", (r) => {
