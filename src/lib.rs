@@ -232,12 +232,16 @@ impl Client {
     /// named methods (`client.getTask(request, options)`) are defined over it in JavaScript, from
     /// the endpoint table (`pkg-template/methods.generated.js`, written by `cargo xtask codegen`):
     /// one export and one glue function instead of one per operation (wasm size). Their TypeScript
-    /// signatures are generated into `ts/generated.d.ts`.
+    /// signatures are generated into `ts/generated.d.ts`. The uploads' first argument is their file,
+    /// Base64 data or URL rather than a request object.
     // `operation` is a `JsValue`, not a `&str`: the glue would convert any other value to a string
     // in JavaScript, running its `toString` outside the checked path.
     #[wasm_bindgen(js_name = "__call", skip_typescript)]
     pub fn call(&self, operation: JsValue, request: JsValue, options: Option<JsValue>) -> Promise {
         match op_named(&Arg::new(operation, "operation")) {
+            Ok(Op::UploadStream) => self.upload_file(request, options),
+            Ok(Op::UploadBase64) => self.upload_base64(request, options),
+            Ok(Op::UploadFromUrl) => self.upload_from_url(request, options),
             Ok(op) => self.run(op, request, options),
             Err(e) => settle::promise(async move { Err(e.into_js()) }),
         }

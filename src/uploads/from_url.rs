@@ -11,10 +11,8 @@ use js_sys::{Object, Promise};
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
 impl Client {
     /// Has the upload host download and store a public http(s) file (within 30 s).
-    #[wasm_bindgen(js_name = uploadFromUrl, skip_typescript)]
     pub fn upload_from_url(&self, file_url: JsValue, options: Option<JsValue>) -> Promise {
         let inner = self.inner.clone();
         settle::promise(async move {

@@ -1,13 +1,12 @@
-//! A file's type: checked, sniffed from its first bytes, and written into a data URL.
+//! A file's type: checked, and sniffed from its first bytes when it has none.
 
 use crate::errors::Error;
-use crate::js::{self, get, Arg};
-use js_sys::{JsString, Promise, Uint8Array};
+use js_sys::Uint8Array;
 use tunesmith_protocol::upload;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-/// Bytes read from a nameless Blob to sniff its type, for a stored name with the right extension.
+/// Bytes read from a file to sniff its type.
 pub const SNIFF_BYTES: f64 = 512.0;
 
 /// `type/subtype`, without parameters, separators or quotes that would break a data URL or the JSON
@@ -23,42 +22,16 @@ pub fn is_mime(s: &str) -> bool {
         .is_some_and(|(kind, sub)| valid(kind) && valid(sub))
 }
 
-/// The bytes of a Blob (`arrayBuffer()`, under catch).
-pub async fn read_blob(blob: &JsValue) -> Result<JsValue, Error> {
-    let unreadable = |e| Error::invalid("file", "type", "the file could not be read").with_cause(e);
-    let promise = js::call_method(blob, "arrayBuffer", &[])
-        .and_then(|p| p.dyn_into::<Promise>())
-        .map_err(unreadable)?;
-    JsFuture::from(promise).await.map_err(unreadable)
+/// The bytes of a Blob, or of its first `end` bytes.
+pub async fn read_blob(blob: &JsValue, end: Option<f64>) -> Result<Uint8Array, Error> {
+    JsFuture::from(super::read_blob(blob, end))
+        .await
+        .map(JsCast::unchecked_into)
+        .map_err(|e| Error::invalid("file", "type", "the file could not be read").with_cause(e))
 }
 
-/// The Blob's own type, else one sniffed from its first bytes (read from `bytes` when at hand).
-pub async fn blob_mime(blob: &JsValue, bytes: Option<&Uint8Array>) -> Result<String, Error> {
-    let own = Arg::new(get(blob, "type"), "file")
-        .text()
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    if is_mime(&own) {
-        return Ok(own);
-    }
-    let head = match bytes {
-        Some(b) => b.subarray(0, SNIFF_BYTES.min(f64::from(b.length())) as u32),
-        None => {
-            let slice = js::call_method(
-                blob,
-                "slice",
-                &[&JsValue::from_f64(0.0), &JsValue::from_f64(SNIFF_BYTES)],
-            )
-            .map_err(|e| {
-                Error::invalid("file", "type", "the file could not be read").with_cause(e)
-            })?;
-            Uint8Array::new(&read_blob(&slice).await?)
-        }
-    };
-    Ok(upload::sniff_mime(&head.to_vec()).to_owned())
-}
-
-pub fn data_url(mime: &str, base64: &JsString) -> JsString {
-    JsString::from(format!("data:{mime};base64,")).concat(base64)
+/// The type sniffed from a file's first bytes.
+pub fn sniff(head: &Uint8Array) -> String {
+    let head = head.subarray(0, SNIFF_BYTES.min(f64::from(head.length())) as u32);
+    upload::sniff_mime(&head.to_vec()).to_owned()
 }

@@ -2,14 +2,12 @@
 //! driver (XMLHttpRequest when progress is wanted), its answer shaped for JavaScript.
 
 use super::options::UploadOptions;
-use super::progress::Progress;
 use super::xhr;
 use crate::driver::{Attempt, Body, Driver};
 use crate::errors::Error;
-use crate::js::{self, JsFields};
+use crate::js::JsFields;
 use crate::normalize;
-use js_sys::JsString;
-use std::rc::Rc;
+use js_sys::{JsString, Uint8Array};
 use tunesmith_protocol::rules::{self, Fields};
 use tunesmith_protocol::upload;
 use tunesmith_protocol::Op;
@@ -47,36 +45,22 @@ pub fn empty(field: &str) -> Error {
     )
 }
 
-/// Sends `{ base64Data, uploadPath, fileName }`. The JSON is put together by string concatenation
-/// in JavaScript: `JSON.stringify` would scan megabytes of Base64 for characters to escape (about
-/// 45 ms for 10 MB in Chromium, more than encoding it), and it is sent as a raw body, never
-/// copied into wasm memory. Base64 and a checked data URL prefix need no escaping.
+/// Standard Base64 of `bytes`, encoded in JavaScript (`uploads.js`), never in wasm memory.
+pub fn encode(bytes: &Uint8Array) -> Result<JsString, Error> {
+    super::to_base64(bytes)
+        .ok_or_else(|| Error::configuration("the bytes could not be encoded as Base64"))
+}
+
+/// Sends `{ base64Data, uploadPath, fileName }`, `base64Data` being a data URL of type `mime` (bare
+/// Base64 when `mime` is empty). The JSON is put together as text in JavaScript, never in wasm.
 pub async fn send_base64(
     inner: &Driver,
-    base64_data: JsString,
+    mime: &str,
+    data: &JsString,
     size: f64,
     mut opts: UploadOptions,
 ) -> Result<JsValue, Error> {
-    // Strings only (`check` ran): this cannot fail, and a failure is still an error, not a throw.
-    let fields = match js::json_text(&opts.fields) {
-        Ok(Some(fields)) => fields,
-        _ => {
-            return Err(Error::invalid(
-                "fileName",
-                "type",
-                "`uploadPath` and `fileName` must be strings",
-            ))
-        }
-    };
-    let rest = if fields.length() > 2 {
-        JsString::from(",").concat(&fields.slice(1, fields.length()))
-    } else {
-        JsString::from("}")
-    };
-    let json = JsString::from("{\"base64Data\":\"")
-        .concat(&base64_data)
-        .concat(&JsString::from("\""))
-        .concat(&rest);
+    let json = super::base64_body(mime, data, &opts.fields);
     opts.call
         .headers
         .push(("Content-Type".to_owned(), "application/json".to_owned()));
@@ -92,25 +76,24 @@ pub async fn send(
     file_size: f64,
     opts: UploadOptions,
 ) -> Result<JsValue, Error> {
-    let data = match opts.on_progress {
-        Some(callback) if xhr::available() => {
-            let progress = Rc::new(Progress::new(callback, file_size));
-            let shared = &progress;
-            let send = move |req, timeout_ms, signal| -> Attempt<'_> {
-                Box::pin(xhr::send(req, timeout_ms, signal, shared))
-            };
-            let data = inner
-                .execute_via(op, Body::Raw(body), &[], &opts.call, &send)
-                .await?;
-            progress.done();
-            data
-        }
-        Some(callback) => {
-            let data = inner.execute(op, Body::Raw(body), &[], &opts.call).await?;
-            Progress::new(callback, file_size).done();
-            data
-        }
-        None => inner.execute(op, Body::Raw(body), &[], &opts.call).await?,
+    let Some(callback) = opts.on_progress else {
+        let data = inner.execute(op, Body::Raw(body), &[], &opts.call).await?;
+        return Ok(normalize::output(op, data));
     };
+    let report = super::progress_of(&callback, file_size);
+    let data = if xhr::available() {
+        let report = &report;
+        let send = move |req, timeout_ms, signal| -> Attempt<'_> {
+            Box::pin(xhr::send(req, timeout_ms, signal, report))
+        };
+        inner
+            .execute_via(op, Body::Raw(body), &[], &opts.call, &send)
+            .await?
+    } else {
+        inner.execute(op, Body::Raw(body), &[], &opts.call).await?
+    };
+    // The last event, `loaded == total`, unless it was already shown.
+    let one = JsValue::from_f64(1.0);
+    let _ = report.call2(&JsValue::UNDEFINED, &one, &one);
     Ok(normalize::output(op, data))
 }

@@ -1,0 +1,152 @@
+// The value-level work of `uploadFile` and `uploadBase64` (src/uploads/), in JavaScript: reading a
+// Blob or a byte view, measuring Base64 text, encoding bytes, and putting the body together. The
+// wasm side keeps the decisions (options, the protocol's rules, types, limits, errors, sending).
+// Through web-sys and js-sys this was about 4 KB gzipped of the module (Rust futures, one import
+// per Blob, regex, string and FormData method); here it is a few hundred bytes. None of these
+// functions throws: a value that cannot be read is `undefined`, a Promise that rejects, or a code.
+
+/** `[size, own name or "", own type or ""]` of a File or Blob; `undefined` for anything else. */
+export function blobFacts(file) {
+  try {
+    // A Proxy of a Blob passes `instanceof` but its getters may throw: read under try.
+    if (file instanceof Blob && typeof file.size === "number") {
+      const { name, type } = file;
+      return [file.size, typeof name === "string" ? name : "", typeof type === "string" ? type : ""];
+    }
+  } catch {}
+}
+
+/** The bytes of `blob`, or of its first `end` bytes, as a Uint8Array (a Promise). */
+export async function readBlob(blob, end) {
+  return new Uint8Array(await (end === undefined ? blob : blob.slice(0, end)).arrayBuffer());
+}
+
+/** The bytes of an ArrayBuffer or of a view on one (Uint8Array, Buffer, DataView...), not copied. */
+export function bytesOf(data) {
+  try {
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  } catch {}
+}
+
+/**
+ * Base64 text or a data URL of it, checked without decoding it: `[payload without whitespace,
+ * the data URL's prefix up to its comma or "", its first bytes (for sniffing a type) or
+ * undefined]`, or what is wrong: 1 a `data:` text not of the form `data:<mime>;base64,<data>` with
+ * its comma in the first 512 characters, 2 nothing to upload, 3 not Base64 (standard or URL-safe).
+ */
+export function base64Text(text) {
+  let prefix = "";
+  if (text.startsWith("data:")) {
+    const comma = text.indexOf(",");
+    prefix = text.slice(0, comma + 1);
+    if (comma < 0 || comma > 512 || !prefix.endsWith(";base64,")) return 1;
+    text = text.slice(comma + 1);
+  }
+  if (/\s/.test(text)) text = text.replace(/\s+/g, "");
+  if (!text) return 2;
+  if (!/^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/.test(text)) return 3;
+  let head;
+  try {
+    // URL-safe Base64 makes atob throw: its type is then the service's to sniff.
+    head = Uint8Array.from(atob(text.slice(0, Math.min(text.length, 64) & ~3)), (c) => c.charCodeAt(0));
+  } catch {}
+  return [text, prefix, head];
+}
+
+/**
+ * Standard, padded Base64 of `bytes`, by the fastest encoder the runtime has: `toBase64`
+ * (Chromium 140+, Firefox 133+, Safari 18.2+), Node's `Buffer` (Node 20 has no `toBase64`), else
+ * `btoa` over chunks of a multiple of 3 bytes, so that their texts join into one.
+ */
+export function toBase64(bytes) {
+  try {
+    if (typeof bytes.toBase64 === "function") return bytes.toBase64();
+    if (typeof Buffer === "function") return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 24576) {
+      text += btoa(String.fromCharCode.apply(null, bytes.subarray(i, i + 24576)));
+    }
+    return text;
+  } catch {}
+}
+
+/**
+ * The JSON body of a Base64 upload, put together as text: `JSON.stringify` would scan megabytes of
+ * Base64 for characters to escape (about 45 ms for 10 MB in Chromium, more than encoding it).
+ * `data` is Base64 and `mime` a checked type, neither needing escapes; `fields` holds strings.
+ */
+export function base64Body(mime, data, fields) {
+  const rest = JSON.stringify(fields);
+  const url = mime ? `data:${mime};base64,${data}` : data;
+  return `{"base64Data":"${url}"${rest.length > 2 ? "," + rest.slice(1) : "}"}`;
+}
+
+/** A FormData of the fields (strings), then the file under `name`; `undefined` if there is none. */
+export function formOf(fields, blob, name) {
+  try {
+    const form = new FormData();
+    for (const key of ["uploadPath", "fileName"]) if (typeof fields[key] === "string") form.append(key, fields[key]);
+    // Last, so that the progress reported is the file's bytes.
+    form.append("file", blob, name);
+    return form;
+  } catch {}
+}
+
+/**
+ * The `onProgress` of one upload call: `report(sent, bodyTotal)` scales the body's bytes (the file
+ * plus a little framing: multipart headers, or the JSON and data-URL prefix) to the file's own
+ * size, which is what the caller knows and shows. Shared by every attempt of the call, so a retry
+ * never makes the count go backwards; `report(1, 1)` is the last event, `loaded == total`.
+ */
+export function progressOf(callback, total) {
+  let shown = 0;
+  return (sent, bodyTotal) => {
+    const loaded = Math.min(Math.floor((sent / bodyTotal) * total), total);
+    if (loaded > shown) {
+      shown = loaded;
+      try {
+        callback({ loaded, total });
+      } catch {
+        // A throwing progress callback is a bug of the page's UI: it must not fail the upload.
+      }
+    }
+  };
+}
+
+/**
+ * One upload attempt through XMLHttpRequest, the only browser API that reports upload progress
+ * (fetch does not): `[answer, cancel]`. `answer` resolves with `[status, body (parsed JSON, else
+ * its text), x-request-id, retry-after, retry-after-ms]`, or rejects with "timeout", "abort" or
+ * the network's Error. `cancel()` aborts a request still in flight and removes the listener on the
+ * caller's signal: the wasm side calls it whichever way the attempt ends.
+ */
+export function xhrSend(method, url, headers, body, timeoutMs, signal, report) {
+  const xhr = new XMLHttpRequest();
+  const abort = () => xhr.abort();
+  const answer = new Promise((resolve, reject) => {
+    xhr.open(method, url);
+    for (const [name, value] of headers) xhr.setRequestHeader(name, value);
+    // XHR's own timer covers the whole exchange, upload included, like the fetch path's guard.
+    xhr.timeout = timeoutMs;
+    xhr.onload = () => {
+      let answer = xhr.responseText;
+      try {
+        answer = JSON.parse(answer);
+      } catch {}
+      const header = (name) => xhr.getResponseHeader(name);
+      resolve([xhr.status, answer, header("x-request-id"), header("retry-after"), header("retry-after-ms")]);
+    };
+    xhr.onerror = () => reject(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)"));
+    xhr.onabort = () => reject("abort");
+    xhr.ontimeout = () => reject("timeout");
+    xhr.upload.onprogress = (e) => e.lengthComputable && e.total > 0 && report(e.loaded, e.total);
+    signal?.addEventListener("abort", abort);
+    xhr.send(body);
+  });
+  const cancel = () => {
+    signal?.removeEventListener("abort", abort);
+    if (xhr.readyState !== 4) xhr.abort();
+  };
+  return [answer, cancel];
+}
