@@ -43,12 +43,13 @@ pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
 
 const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
 
-/// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm` + `tunesmith.js`) may
-/// weigh: `cargo xtask test` fails past it. The size reached on 2026-11-24 (71,678 B; the one
-/// driver, the checked path of callers' values and the panic hook had grown it from 67,550 B to
-/// 72,627 B) plus 2 KB, so that growth is a decision; the goal is 48 KB + 2 KB (50_000), and this
-/// is lowered as the module shrinks towards it.
-pub const SIZE_BUDGET_GZIP_BYTES: u64 = 73_700;
+/// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm`, `tunesmith.js` and the
+/// snippets it imports, which every page loads at start) may weigh: `cargo xtask test` fails past
+/// it. The size reached on 2026-11-25 (70,446 B: 68,020 B of module and tunesmith.js + 2,426 B of
+/// snippets, from 72,952 B when the uploads' value-level work moved to a snippet) plus 2 KB, so
+/// that growth is a decision; the goal is 48 KB + 2 KB (50_000), and this is lowered as the
+/// module shrinks towards it.
+pub const SIZE_BUDGET_GZIP_BYTES: u64 = 72_450;
 
 pub struct Package {
     pub dir: PathBuf,
@@ -63,9 +64,20 @@ impl Package {
         self.dir.join("tunesmith.js")
     }
 
-    /// Gzipped bytes of the .wasm and of tunesmith.js, as a browser downloads them.
+    /// tunesmith.js and the snippets it imports: the glue a page loads with the module.
+    pub fn glue(&self) -> Result<Vec<PathBuf>> {
+        let mut files = files_under(&self.dir.join("snippets"))?;
+        files.insert(0, self.js());
+        Ok(files)
+    }
+
+    /// Gzipped bytes of the .wasm and of its glue, as a browser downloads them (each file apart).
     pub fn gzipped_sizes(&self) -> Result<(u64, u64)> {
-        Ok((gzip_len(&self.wasm())?, gzip_len(&self.js())?))
+        let mut glue = 0;
+        for file in self.glue()? {
+            glue += gzip_len(&file)?;
+        }
+        Ok((gzip_len(&self.wasm())?, glue))
     }
 
     /// Fails when the shipped module and glue grew past [`SIZE_BUDGET_GZIP_BYTES`].
@@ -81,8 +93,8 @@ impl Package {
 
     pub fn print_sizes(&self) -> Result<()> {
         let (wasm, js) = self.gzipped_sizes()?;
-        for (path, gz) in [(self.wasm(), wasm), (self.js(), js)] {
-            let raw = std::fs::metadata(&path)?.len();
+        for path in std::iter::once(self.wasm()).chain(self.glue()?) {
+            let (raw, gz) = (std::fs::metadata(&path)?.len(), gzip_len(&path)?);
             println!(
                 "{:<28} {:>9} B raw {:>9} B gzip",
                 display_rel(&path),
@@ -330,7 +342,7 @@ fn within_budget(wasm: u64, js: u64, budget: u64) -> Result<()> {
     let total = wasm + js;
     if total > budget {
         bail!(
-            "the shipped wasm + glue is {total} B gzipped (wasm {wasm} + tunesmith.js {js}), {} B over \
+            "the shipped wasm + glue is {total} B gzipped (wasm {wasm} + glue {js}), {} B over \
              its budget of {budget} B (xtask/src/package.rs, SIZE_BUDGET_GZIP_BYTES): \
              `cargo xtask bench --only size` shows where the bytes are",
             total - budget
