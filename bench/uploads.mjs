@@ -36,6 +36,8 @@ async function measure({ upload, key, base64Mb, streamMb, base64Runs, streamRuns
   const glue = await import("/pkg/tunesmith.js");
   // The glue's init answers the instance's exports, whose `memory` is the module's linear memory.
   const wasm = await glue.default({ module_or_path: "/pkg/tunesmith_bg.wasm" });
+  // The package's Client (api.js defines the methods over the module's one entry), on that instance.
+  const { Client } = await import("/pkg/api.js");
   const memory = () => wasm.memory.buffer.byteLength;
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const time = async (f) => {
@@ -66,7 +68,7 @@ async function measure({ upload, key, base64Mb, streamMb, base64Runs, streamRuns
     recorded = { status: response.status, text: await response.clone().text() };
     return response;
   };
-  const real = new glue.Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, fetch: recording, maxRetries: 0 });
+  const real = new Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, fetch: recording, maxRetries: 0 });
   const stored = await real.uploadFile(small, { method: "base64", uploadPath: "bench", fileName: "ten.bin" });
   if (stored.fileSize !== small.size || !stored.downloadUrl) {
     throw new Error(`the Base64 upload stored ${stored.fileSize} bytes of ${small.size}: ${recorded?.text}`);
@@ -84,7 +86,7 @@ async function measure({ upload, key, base64Mb, streamMb, base64Runs, streamRuns
     await f();
     return bodyAt - t0;
   };
-  const offline = new glue.Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, fetch: answerAtOnce });
+  const offline = new Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, fetch: answerAtOnce });
   const viaPackage = () => offline.uploadFile(small, { method: "base64", fileName: "ten.bin" });
   const viaFileReader = () =>
     new Promise((resolve, reject) => {
@@ -119,7 +121,7 @@ async function measure({ upload, key, base64Mb, streamMb, base64Runs, streamRuns
   // ---- Stream ----
   const big = makeFile(streamMb, "hundred.bin");
   const name = "bench-100mb.bin";
-  const client = new glue.Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, maxRetries: 0 });
+  const client = new Client({ apiKey: key, uploadUrl: upload, dangerouslyAllowBrowser: true, maxRetries: 0 });
   const handWritten = async () => {
     const form = new FormData();
     form.append("uploadPath", "bench");
