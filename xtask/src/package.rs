@@ -8,7 +8,7 @@
 //! would take are four commands here, each with the flags the package needs.
 
 use crate::proc::{self, run};
-use crate::toolchain;
+use crate::toolchain::{self, WASM_TARGET};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -83,11 +83,10 @@ impl Package {
         let (wasm, js) = self.gzipped_sizes()?;
         for (path, gz) in [(self.wasm(), wasm), (self.js(), js)] {
             let raw = std::fs::metadata(&path)?.len();
+            let name = path.strip_prefix(crate::root()).unwrap_or(&path);
             println!(
-                "{:<28} {:>9} B raw {:>9} B gzip",
-                display_rel(&path),
-                raw,
-                gz
+                "{:<28} {raw:>9} B raw {gz:>9} B gzip",
+                name.to_string_lossy()
             );
         }
         println!(
@@ -102,29 +101,15 @@ impl Package {
 }
 
 pub fn build(profile: Profile) -> Result<Package> {
+    let release = profile == Profile::Release;
     toolchain::wasm_target()?;
     let wasm_bindgen = toolchain::wasm_bindgen()?;
-    let wasm_opt = match profile {
-        Profile::Release => Some(toolchain::wasm_opt()?),
-        Profile::Dev => None,
-    };
-    let root = crate::root();
-    let cargo_profile = match profile {
-        Profile::Release => "wasm-release",
-        Profile::Dev => "dev",
-    };
-    run(proc::cargo().args([
-        "build",
-        "-p",
-        "tunesmith",
-        "--target",
-        toolchain::WASM_TARGET,
-        "--profile",
-        cargo_profile,
-    ]))?;
-    let input = cargo_output(profile);
+    let wasm_opt = release.then(toolchain::wasm_opt).transpose()?;
+    run(proc::cargo()
+        .args(["build", "-p", "tunesmith", "--target", WASM_TARGET])
+        .args(["--profile", if release { "wasm-release" } else { "dev" }]))?;
 
-    let dir = root.join("pkg");
+    let dir = crate::root().join("pkg");
     // Old snippet folders (their names carry a hash) must not linger next to the new ones.
     if dir.exists() {
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
@@ -132,13 +117,13 @@ pub fn build(profile: Profile) -> Result<Package> {
     let mut bindgen = Command::new(wasm_bindgen);
     bindgen
         .args(["--target", "web", "--out-name", "tunesmith", "--out-dir"])
-        .arg(&dir);
-    if profile == Profile::Release {
-        bindgen.args(WASM_BINDGEN_RELEASE_FLAGS);
-    } else {
-        bindgen.arg("--debug");
-    }
-    run(bindgen.arg(&input))?;
+        .arg(&dir)
+        .args(if release {
+            WASM_BINDGEN_RELEASE_FLAGS
+        } else {
+            &["--debug"]
+        });
+    run(bindgen.arg(cargo_output(profile)))?;
     let pkg = Package { dir };
 
     if let Some(wasm_opt) = wasm_opt {
@@ -149,35 +134,35 @@ pub fn build(profile: Profile) -> Result<Package> {
             .arg(&wasm)
             .arg("-o")
             .arg(&wasm))?;
+        let terser = toolchain::terser()?;
+        let minify = |file: &Path, keep: &[&str]| {
+            run(Command::new(&terser)
+                .arg(file)
+                .args(["--module", "--compress", "passes=2", "--mangle"])
+                .args(keep)
+                .arg("--output")
+                .arg(file))
+        };
         // The glue's exports keep their names (ES module exports are never mangled); the
         // Node instantiation below checks that the minified glue still loads the module.
         let js = pkg.js();
-        run(Command::new(toolchain::terser()?)
-            .arg(&js)
-            .args(["--module", "--compress", "passes=2", "--mangle", "--output"])
-            .arg(&js))?;
+        minify(&js, &[])?;
         let glue = std::fs::read_to_string(&js)?;
         let (module, renames) = crate::imports::shorten(&std::fs::read(&wasm)?, &glue)?;
         let glue = crate::imports::apply_to_glue(&glue, &renames)?;
         std::fs::write(&wasm, module)?;
         std::fs::write(&js, glue)?;
-        println!(
-            "renamed {} imports and exports to short names",
-            renames.len()
-        );
+        let renamed = renames.len();
+        println!("renamed {renamed} imports and exports to short names");
         // The glue's snippets (src/js/*.js) are loaded with it: shipped minified, their comments
         // are not downloaded by every page. Class and function names stay (error classes, stacks).
         for snippet in files_under(&pkg.dir.join("snippets"))? {
-            run(Command::new(toolchain::terser()?)
-                .arg(&snippet)
-                .args(["--module", "--compress", "passes=2", "--mangle"])
-                .args(["--keep-classnames", "--keep-fnames", "--output"])
-                .arg(&snippet))?;
+            minify(&snippet, &["--keep-classnames", "--keep-fnames"])?;
         }
     }
     instantiate_in_node(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;
-    apply_template(&root.join("pkg-template"), &pkg.dir, &version)?;
+    apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
     Ok(pkg)
 }
 
@@ -187,10 +172,8 @@ pub fn cargo_output(profile: Profile) -> PathBuf {
         Profile::Release => "wasm-release",
         Profile::Dev => "debug",
     };
-    crate::target_dir()
-        .join(toolchain::WASM_TARGET)
-        .join(folder)
-        .join("tunesmith.wasm")
+    let target = crate::target_dir().join(WASM_TARGET);
+    target.join(folder).join("tunesmith.wasm")
 }
 
 /// Loads the glue and the module in Node: an optimizer that mangled the module fails here, not in
@@ -221,9 +204,6 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
 /// (the path, from pkg/, of the snippet wasm-bindgen writes for src/js/errors.js).
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
     let files = files_under(template)?;
-    if files.is_empty() {
-        return Ok(());
-    }
     let snippets = files_under(&pkg.join("snippets"))?;
     let errors_snippet = errors_snippet(&snippets, pkg)?;
     for file in &files {
@@ -344,13 +324,6 @@ pub fn gzip_len(path: &Path) -> Result<u64> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     gz.write_all(&bytes)?;
     Ok(gz.finish()?.len() as u64)
-}
-
-fn display_rel(path: &Path) -> String {
-    path.strip_prefix(crate::root())
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 #[cfg(test)]
