@@ -98,12 +98,10 @@ pub fn run_tee_with_deadline(
         });
     }
     let mut output = String::new();
-    let stdout = std::io::stdout();
     for line in BufReader::new(reader).split(b'\n') {
         let line = String::from_utf8_lossy(&line?).into_owned();
-        let mut out = stdout.lock();
-        writeln!(out, "{line}")?;
-        out.flush()?;
+        // Stdout is line-buffered: each line shows as it comes.
+        writeln!(std::io::stdout(), "{line}")?;
         output.push_str(&line);
         output.push('\n');
     }
@@ -161,8 +159,7 @@ impl Server {
         std::thread::spawn(move || {
             for line in BufReader::new(pipe).lines().map_while(Result::ok) {
                 if echo {
-                    let mut out = std::io::stdout().lock();
-                    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+                    let _ = writeln!(std::io::stdout(), "{line}");
                 }
                 let _ = tx.send(line);
             }
