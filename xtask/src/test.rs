@@ -7,7 +7,7 @@ use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
 use crate::package::{self, Package, Profile};
 use crate::proc;
 use crate::report::{self, Counts, StageRecord, Summary};
-use crate::toolchain;
+use crate::toolchain::{self, WASM_TARGET};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -113,13 +113,7 @@ fn lint() -> Result<()> {
     )?;
     proc::run(
         proc::cargo()
-            .args([
-                "clippy",
-                "-p",
-                "tunesmith",
-                "--target",
-                toolchain::WASM_TARGET,
-            ])
+            .args(["clippy", "-p", "tunesmith", "--target", WASM_TARGET])
             .args(["--all-targets", "--features", RUST_API])
             .args(clippy),
     )
@@ -311,21 +305,15 @@ impl Ctx {
         ];
         let runs = runs.map(|(files, env, own)| {
             let mut cmd = proc::cargo();
-            cmd.args([
-                "test",
-                "-p",
-                "tunesmith",
-                "--target",
-                toolchain::WASM_TARGET,
-            ])
-            .args(["--features", RUST_API, "--no-fail-fast"])
-            .env(ENV_MUSIC_URL, &music)
-            .env(ENV_UPLOAD_URL, &upload)
-            .env(ENV_API_KEY, TEST_KEY)
-            .env(ENV_SPARE_KEY, SPARE_KEY)
-            .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
+            cmd.args(["test", "-p", "tunesmith", "--target", WASM_TARGET])
+                .args(["--features", RUST_API, "--no-fail-fast"])
+                .env(ENV_MUSIC_URL, &music)
+                .env(ENV_UPLOAD_URL, &upload)
+                .env(ENV_API_KEY, TEST_KEY)
+                .env(ENV_SPARE_KEY, SPARE_KEY)
+                .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
             cmd.args(own);
             for name in files.iter().filter_map(|f| f.file_stem()) {
                 cmd.arg("--test").arg(name);

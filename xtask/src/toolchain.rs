@@ -133,29 +133,28 @@ pub fn chromium() -> Result<()> {
     apt_install(&["chromium", "chromium-driver"])
 }
 
-pub fn wrk() -> Result<()> {
-    if proc::which("wrk").is_some() {
-        return Ok(());
-    }
-    apt_install(&["wrk"])
+/// The load generator of the server benchmarks.
+pub fn wrk() -> Result<PathBuf> {
+    apt_tool("wrk")
 }
 
 /// Debian's `redis-server`, for the companion's several-instances tests.
 pub fn redis_server() -> Result<PathBuf> {
-    if let Some(path) = proc::which("redis-server") {
-        return Ok(path);
-    }
-    apt_install(&["redis-server"])?;
-    proc::which("redis-server").context("redis-server is not on PATH after installing it")
+    apt_tool("redis-server")
 }
 
 /// tmux, in which the CLI's suite runs it as in a real terminal (send-keys, capture-pane).
 pub fn tmux() -> Result<PathBuf> {
-    if let Some(path) = proc::which("tmux") {
+    apt_tool("tmux")
+}
+
+/// The program `name` on PATH, from Debian's package of the same name when it is missing.
+fn apt_tool(name: &str) -> Result<PathBuf> {
+    if let Some(path) = proc::which(name) {
         return Ok(path);
     }
-    apt_install(&["tmux"])?;
-    proc::which("tmux").context("tmux is not on PATH after installing it")
+    apt_install(&[name])?;
+    proc::which(name).with_context(|| format!("{name} is not on PATH after installing it"))
 }
 
 fn apt_install(packages: &[&str]) -> Result<()> {
