@@ -123,18 +123,12 @@ fn replace_names(text: &str, old: &str, new: &str, member: bool) -> (String, usi
     (out, count)
 }
 
-fn base36(mut n: usize) -> String {
-    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut s = Vec::new();
-    loop {
-        s.push(DIGITS[n % 36]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
+fn base36(n: usize) -> String {
+    let last = char::from_digit((n % 36) as u32, 36).unwrap_or('0');
+    match n / 36 {
+        0 => last.to_string(),
+        rest => format!("{}{last}", base36(rest)),
     }
-    s.reverse();
-    String::from_utf8(s).unwrap_or_default()
 }
 
 #[cfg(test)]
