@@ -5,7 +5,7 @@
 use super::{http_method, quoted, request_types, HEADER};
 use std::collections::BTreeSet;
 use tunesmith_protocol::codes::ErrorKind;
-use tunesmith_protocol::endpoints::Op;
+use tunesmith_protocol::endpoints::{Host, Op};
 use tunesmith_protocol::num;
 use tunesmith_protocol::rules::{FieldRule, Kind};
 use tunesmith_protocol::schedule;
@@ -72,17 +72,16 @@ fn doc(out: &mut String, indent: &str, text: &str) {
 }
 
 fn vocab(out: &mut String, v: &Vocab) {
+    // The doc, then a list of the values that have a meaning of their own.
     let mut text = v.doc.to_owned();
-    let meanings: Vec<String> = v
+    let meanings = v
         .values
         .iter()
         .zip(v.value_docs)
-        .filter(|(_, d)| !d.is_empty())
-        .map(|(value, d)| format!("- `{value}`: {d}"))
-        .collect();
-    if !meanings.is_empty() {
-        text.push_str("\n\n");
-        text.push_str(&meanings.join("\n"));
+        .filter(|(_, d)| !d.is_empty());
+    for (i, (value, meaning)) in meanings.enumerate() {
+        let before = if i == 0 { "\n\n" } else { "\n" };
+        text.push_str(&format!("{before}- `{value}`: {meaning}"));
     }
     out.push('\n');
     doc(out, "", &text);
@@ -292,58 +291,37 @@ fn client(out: &mut String) {
     out.push_str(
         "\n/**\n * The operations of the service. Every method validates its request before the network (rejecting\n * with `ValidationError`, nothing sent) and rejects with `ApiError`, `NetworkError`, `TimeoutError`\n * or `AbortError` otherwise. Task-creating methods take `wait: true` or `wait: { ...WaitOptions }`\n * (in the options, or in the request, where it is removed before sending) and then resolve with the\n * task's final record, as the family's waiter does.\n */\nexport interface Client {\n",
     );
-    for op in Op::ALL {
-        if op.is_upload() {
-            continue;
-        }
+    for op in Op::ALL.into_iter().filter(|op| !op.is_upload()) {
         let e = op.endpoint();
-        let output = op.output().name;
         let mut text = format!("{}.", e.summary);
+        let req = op.request_type();
+        let req = req.map_or("request?: Record<string, never>".into(), |r| {
+            format!("request: {r}")
+        });
+        // A creating method resolves with the task's final record when told to wait, in its
+        // options or in its request.
+        let mut signatures = Vec::new();
         if let Some(kind) = op.creates() {
             let record = kind.query().output().name;
             text.push_str(&format!(
                 " Resolves with `{{ taskId }}`; with `wait`, with the final `{record}` (as `{}`).",
                 kind.waiter_name()
             ));
-            doc(out, "  ", &text);
-            let req = op.request_type().unwrap_or("never");
             let wait = format!("{{ wait: Wait<{record}> }}");
-            for (args, resolves) in [
-                (
-                    format!("request: {req}, options: RequestOptions & {wait}"),
-                    record,
-                ),
-                (
-                    format!("request: {req} & {wait}, options?: RequestOptions"),
-                    record,
-                ),
-                (format!("request: {req}, options?: RequestOptions"), output),
-            ] {
-                out.push_str(&format!("  {}({args}): Promise<{resolves}>;\n", e.name));
-            }
-        } else {
-            doc(out, "  ", &text);
-            let req = match op.request_type() {
-                Some(r) => format!("request: {r}"),
-                None => "request?: Record<string, never>".to_owned(),
-            };
-            out.push_str(&format!(
-                "  {}({req}, options?: RequestOptions): Promise<{output}>;\n",
-                e.name
-            ));
+            signatures.push((format!("{req}, options: RequestOptions & {wait}"), record));
+            signatures.push((format!("{req} & {wait}, options?: RequestOptions"), record));
+        }
+        signatures.push((format!("{req}, options?: RequestOptions"), op.output().name));
+        doc(out, "  ", &text);
+        for (args, resolves) in signatures {
+            out.push_str(&format!("  {}({args}): Promise<{resolves}>;\n", e.name));
         }
     }
     for kind in TaskFamily::ALL {
-        let record = kind.query().output().name;
-        let query = kind.query().endpoint().name;
-        doc(
-            out,
-            "  ",
-            &format!(
-                "Waits for a {} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.",
-                kind.as_str().replace('_', " ")
-            ),
-        );
+        let (record, query) = (kind.query().output().name, kind.query().endpoint().name);
+        let family = kind.as_str().replace('_', " ");
+        let text = format!("Waits for a {family} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.");
+        doc(out, "  ", &text);
         out.push_str(&format!(
             "  {}(taskId: string | TaskCreated, options?: WaitOptions<{record}>): Promise<{record}>;\n",
             kind.waiter_name()
@@ -354,7 +332,6 @@ fn client(out: &mut String) {
 
 /// The README's table of every operation, from the endpoint table.
 pub fn operations_table() -> String {
-    use tunesmith_protocol::endpoints::Host;
     let mut out = String::from(
         "| method | request | what it does | credits (emulator) | resolves with | how to wait |\n|---|---|---|---|---|---|\n",
     );
