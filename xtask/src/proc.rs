@@ -202,15 +202,10 @@ impl Server {
     pub fn stderr_report(&self) -> String {
         // Give the reader thread a moment to collect what a dying process wrote last.
         std::thread::sleep(Duration::from_millis(200));
-        let lines: Vec<String> = self
-            .stderr
-            .lock()
-            .map(|l| l.iter().cloned().collect())
-            .unwrap_or_default();
-        if lines.is_empty() {
-            "; its stderr was empty".to_string()
-        } else {
-            format!("; the last lines of its stderr:\n{}", lines.join("\n"))
+        let lines = self.stderr.lock().map(|l| Vec::from(l.clone()));
+        match lines.unwrap_or_default() {
+            lines if lines.is_empty() => "; its stderr was empty".to_string(),
+            lines => format!("; the last lines of its stderr:\n{}", lines.join("\n")),
         }
     }
 
@@ -239,18 +234,6 @@ pub fn is_executable(path: &Path) -> bool {
     path.metadata()
         .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         .unwrap_or(false)
-}
-
-/// The first line a program prints for `args` (e.g. `--version`), or None when it cannot run.
-pub fn first_line(program: impl AsRef<OsStr>, args: &[&str]) -> Option<String> {
-    let out = Command::new(program).args(args).output().ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .map(|l| l.trim().to_string())
 }
 
 #[cfg(test)]

@@ -53,9 +53,12 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
     let dir = cargo_bin_dir();
     let bin = dir.join("wasm-bindgen");
     let matches = || {
-        proc::first_line(&bin, &["--version"]).as_deref()
-            == Some(format!("wasm-bindgen {want}").as_str())
-            && proc::is_executable(&dir.join("wasm-bindgen-test-runner"))
+        let version = Command::new(&bin).arg("--version").output();
+        version.is_ok_and(|v| {
+            v.status.success()
+                && v.stdout
+                    .starts_with(format!("wasm-bindgen {want}\n").as_bytes())
+        }) && proc::is_executable(&dir.join("wasm-bindgen-test-runner"))
     };
     if !matches() {
         // Without --locked: a dependency locked by the CLI is missing from the registry (TOOLCHAIN.md).

@@ -8,12 +8,10 @@ fn music_task_with(extra: &'static [schema::Field]) -> &'static Record {
     let mut fields: Vec<schema::Field> = MUSIC_TASK.fields.to_vec();
     fields.extend_from_slice(extra);
     Box::leak(Box::new(Record {
-        name: MUSIC_TASK.name,
-        rust: MUSIC_TASK.rust,
         twin: None,
         extends: None,
-        doc: MUSIC_TASK.doc,
         fields: Box::leak(fields.into_boxed_slice()),
+        ..MUSIC_TASK
     }))
 }
 
