@@ -166,27 +166,19 @@ impl Server {
         });
         let mut server = Server { child, stderr };
         let deadline = Instant::now() + READY_TIMEOUT;
-        loop {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    if let Some(value) = ready(&line) {
-                        return Ok((server, value));
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => bail!(
-                    "`{text}` printed no ready line within {READY_TIMEOUT:?}{}",
-                    server.stderr_report()
-                ),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let status = server.child.wait().map(|s| s.to_string());
-                    bail!(
-                        "`{text}` exited ({}) before its ready line{}",
-                        status.unwrap_or_default(),
-                        server.stderr_report()
-                    )
-                }
+        while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            if let Some(value) = ready(&line) {
+                return Ok((server, value));
             }
         }
+        // No ready line: the deadline passed, or the server closed its stdout by exiting.
+        if Instant::now() >= deadline {
+            let stderr = server.stderr_report();
+            bail!("`{text}` printed no ready line within {READY_TIMEOUT:?}{stderr}");
+        }
+        let status = server.child.wait().map(|s| s.to_string());
+        let (status, stderr) = (status.unwrap_or_default(), server.stderr_report());
+        bail!("`{text}` exited ({status}) before its ready line{stderr}")
     }
 
     pub fn pid(&self) -> u32 {

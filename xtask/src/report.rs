@@ -132,6 +132,10 @@ impl Summary {
 mod tests {
     use super::*;
 
+    fn ran(passed: u64, failed: u64) -> Counts {
+        Counts { passed, failed }
+    }
+
     #[test]
     fn sums_every_binary_of_a_cargo_run() {
         let output = "\
@@ -140,17 +144,12 @@ test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 filtered out; finished in 
    Doc-tests tunesmith
 test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.10s
 ";
-        let counts = Some(Counts {
-            passed: 6,
-            failed: 1,
-        });
-        assert_eq!(cargo_counts(output), counts);
+        assert_eq!(cargo_counts(output), Some(ran(6, 1)));
         assert_eq!(cargo_counts("error: could not compile `tunesmith`"), None);
     }
 
     #[test]
     fn a_failure_or_test_files_that_ran_nothing_fail_the_stage() {
-        let ran = |passed, failed| Counts { passed, failed };
         assert!(ran(2, 0).check("js", 1).is_ok());
         assert!(ran(0, 0).check("js", 0).is_ok());
         assert!(ran(2, 1).check("js", 1).is_err());
@@ -167,19 +166,12 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     #[test]
     fn reads_node_test_totals() {
         let spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\n";
-        assert_eq!(
-            node_counts(spec),
-            Some(Counts {
-                passed: 2,
-                failed: 1
-            })
-        );
+        assert_eq!(node_counts(spec), Some(ran(2, 1)));
         assert_eq!(node_counts("no totals here"), None);
     }
 
     #[test]
     fn summary_totals_every_environment_in_the_order_they_ran() {
-        let ran = |passed, failed| Counts { passed, failed };
         let mut summary = Summary::default();
         summary.add("wasm node", ran(2, 0));
         summary.add("js node", ran(4, 0));

@@ -78,12 +78,11 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
 /// node_modules, where scripts anywhere in the tree find them. Skipped while the lockfile is the
 /// one installed. Returns that node_modules.
 pub fn js_tools() -> Result<PathBuf> {
-    for tool in ["node", "npm"] {
-        if proc::which(tool).is_none() {
-            bail!(
-                "`{tool}` is not on PATH: Node.js 20 and npm are needed for the JavaScript tools"
-            );
-        }
+    if let Some(tool) = ["node", "npm"]
+        .into_iter()
+        .find(|t| proc::which(t).is_none())
+    {
+        bail!("`{tool}` is not on PATH: Node.js 20 and npm are needed for the JavaScript tools");
     }
     let root = crate::root();
     npm_ci(&root, |modules| proc::is_executable(&wasm_opt_in(modules)))
