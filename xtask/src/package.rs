@@ -89,13 +89,9 @@ impl Package {
                 name.to_string_lossy()
             );
         }
-        println!(
-            "{:<28} {:>9}   {:>11} B gzip ({:.1} KB)",
-            "total shipped",
-            "",
-            wasm + js,
-            (wasm + js) as f64 / 1000.0
-        );
+        let total = wasm + js;
+        let kb = total as f64 / 1000.0;
+        println!("{:<38}   {total:>11} B gzip ({kb:.1} KB)", "total shipped");
         Ok(())
     }
 }
@@ -203,31 +199,25 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
 /// Copies every file of pkg-template/ over pkg/, filling `__VERSION__` and `__ERRORS_SNIPPET__`
 /// (the path, from pkg/, of the snippet wasm-bindgen writes for src/js/errors.js).
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
+    let errors_snippet = errors_snippet(&files_under(&pkg.join("snippets"))?, pkg)?;
+    copy_tree(template, pkg)?;
     let files = files_under(template)?;
-    let snippets = files_under(&pkg.join("snippets"))?;
-    let errors_snippet = errors_snippet(&snippets, pkg)?;
-    for file in &files {
-        let rel = file.strip_prefix(template)?;
+    for rel in files.iter().filter_map(|f| f.strip_prefix(template).ok()) {
+        if !is_templated(rel) {
+            continue;
+        }
         let dest = pkg.join(rel);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        if is_templated(rel) {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("reading {}", file.display()))?;
-            let text = text.replace("__VERSION__", version);
-            let text = match (&errors_snippet, text.contains("__ERRORS_SNIPPET__")) {
-                (_, false) => text,
-                (Some(path), true) => text.replace("__ERRORS_SNIPPET__", path),
-                (None, true) => bail!(
+        let mut text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
+        if text.contains("__ERRORS_SNIPPET__") {
+            let path = errors_snippet.as_deref().with_context(|| {
+                format!(
                     "{} uses __ERRORS_SNIPPET__ but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
-                    file.display()
-                ),
-            };
-            std::fs::write(&dest, text)?;
-        } else {
-            std::fs::copy(file, &dest).with_context(|| format!("copying {}", file.display()))?;
+                    template.join(rel).display()
+                )
+            })?;
+            text = text.replace("__ERRORS_SNIPPET__", path);
         }
+        std::fs::write(&dest, text)?;
     }
     println!(
         "copied {} file(s) of pkg-template/ into pkg/ (version {version})",
