@@ -62,15 +62,12 @@ pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
     if words.next()? != "ready" {
         return None;
     }
-    let (mut music, mut upload) = (None, None);
-    for word in words {
-        match word.split_once('=') {
-            Some(("music", url)) => music = Some(url.trim_end_matches('/').to_string()),
-            Some(("upload", url)) => upload = Some(url.trim_end_matches('/').to_string()),
-            _ => {}
-        }
-    }
-    Some((music?, upload?))
+    let words: Vec<&str> = words.collect();
+    let url = |key: &str| {
+        let url = words.iter().find_map(|w| w.strip_prefix(key))?;
+        Some(url.trim_end_matches('/').to_string())
+    };
+    Some((url("music=")?, url("upload=")?))
 }
 
 /// A running emulator. Dropping it stops the process and removes its temporary data folder.
