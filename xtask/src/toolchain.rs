@@ -24,9 +24,8 @@ fn cargo_bin_dir() -> PathBuf {
 pub fn put_cargo_bin_on_path() {
     let dir = cargo_bin_dir();
     let old = std::env::var_os("PATH").unwrap_or_default();
-    let mut paths: Vec<PathBuf> = std::env::split_paths(&old).filter(|p| p != &dir).collect();
-    paths.insert(0, dir);
-    if let Ok(path) = std::env::join_paths(paths) {
+    let others = std::env::split_paths(&old).filter(|p| p != &dir);
+    if let Ok(path) = std::env::join_paths(std::iter::once(dir.clone()).chain(others)) {
         // Called first thing in main, before any thread exists.
         std::env::set_var("PATH", path);
     }

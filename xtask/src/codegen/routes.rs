@@ -35,12 +35,8 @@ pub fn server_routes() -> String {
         ));
     }
     out.push_str("];\n\n// The waiter of each task family.\nexport const WAITERS = {\n");
-    for kind in TaskFamily::ALL {
-        out.push_str(&format!(
-            "  {}: \"{}\",\n",
-            kind.as_str(),
-            kind.waiter_name()
-        ));
+    for (family, waiter) in TaskFamily::ALL.map(|f| (f.as_str(), f.waiter_name())) {
+        out.push_str(&format!("  {family}: \"{waiter}\",\n"));
     }
     out.push_str("};\n");
     out.push_str(&waiting());

@@ -109,7 +109,7 @@ fn kind_type(kind: Kind) -> String {
 }
 
 /// The rule of a field, in words, for its doc comment.
-pub fn rule_text(kind: Kind) -> Option<String> {
+fn rule_text(kind: Kind) -> Option<String> {
     Some(match kind {
         Kind::Text { max: Some(max) } => format!("At most {max} characters."),
         Kind::Text { max: None } => return None,
