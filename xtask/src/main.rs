@@ -66,7 +66,8 @@ fn run(command: &str, mut flags: Flags) -> Result<bool> {
         "codegen" => {
             let check = flags.switch("--check");
             flags.finish()?;
-            codegen::run(check)?
+            codegen::run(check)?;
+            true
         }
         other => bail!("unknown command `{other}`\n{USAGE}"),
     };

@@ -33,12 +33,14 @@ pub fn cargo_version(spec: &str) -> Result<String> {
     }
 }
 
-pub fn describe(cmd: &Command) -> String {
+/// Prints `$ cmd`, as xtask echoes each command it runs, and returns the command's text.
+pub fn print_command(cmd: &Command) -> String {
     let mut text = cmd.get_program().to_string_lossy().into_owned();
     for arg in cmd.get_args() {
         text.push(' ');
         text.push_str(&shell_quote(&arg.to_string_lossy()));
     }
+    println!("$ {text}");
     text
 }
 
@@ -54,8 +56,7 @@ fn shell_quote(arg: &str) -> String {
 
 /// Runs `cmd` with inherited output and fails unless it exits 0.
 pub fn run(cmd: &mut Command) -> Result<()> {
-    let text = describe(cmd);
-    println!("$ {text}");
+    let text = print_command(cmd);
     let status = cmd
         .status()
         .with_context(|| format!("cannot start `{text}`"))?;
@@ -78,8 +79,7 @@ pub fn run_tee_with_deadline(
     mut cmd: Command,
     limit: Option<Duration>,
 ) -> Result<(ExitStatus, String)> {
-    let text = describe(&cmd);
-    println!("$ {text}");
+    let text = print_command(&cmd);
     let (reader, writer) = std::io::pipe()?;
     cmd.stdout(writer.try_clone()?).stderr(writer);
     let mut child = cmd
@@ -133,8 +133,7 @@ impl Server {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         signal::die_with_parent(&mut cmd);
-        let text = describe(&cmd);
-        println!("$ {text}");
+        let text = print_command(&cmd);
         let mut child = cmd
             .spawn()
             .with_context(|| format!("cannot start `{text}`"))?;

@@ -52,7 +52,7 @@ fn replace_region(text: &str, name: &str, body: &str) -> Result<String> {
 }
 
 /// Writes every generated file; with `check`, writes nothing and fails on any difference.
-pub fn run(check: bool) -> Result<bool> {
+pub fn run(check: bool) -> Result<()> {
     let root = crate::root();
     let mut stale = Vec::new();
     for (rel, text) in outputs()? {
@@ -77,7 +77,7 @@ pub fn run(check: bool) -> Result<bool> {
     if check {
         println!("codegen: every generated file matches protocol/");
     }
-    Ok(true)
+    Ok(())
 }
 
 fn first_difference(current: &str, wanted: &str) -> String {
