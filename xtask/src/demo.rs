@@ -127,10 +127,7 @@ pub fn run(opts: &Options) -> Result<()> {
 
 /// The demo's companion (`demo-companion.mjs` in Node), once it printed its ready line.
 fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -> Result<Server> {
-    let script = crate::root()
-        .join("xtask")
-        .join("src")
-        .join("demo-companion.mjs");
+    let script = crate::root().join("xtask/src/demo-companion.mjs");
     let origins = format!(
         "http://127.0.0.1:{port},http://localhost:{port}",
         port = opts.port

@@ -15,9 +15,7 @@ pub const SPARE_KEY: &str = "ts-test-key-2";
 /// Builds the release emulator and returns its binary.
 pub fn build() -> Result<PathBuf> {
     run(proc::cargo().args(["build", "-p", "tunesmith-emulator", "--release"]))?;
-    Ok(crate::target_dir()
-        .join("release")
-        .join("tunesmith-emulator"))
+    Ok(crate::target_dir().join("release/tunesmith-emulator"))
 }
 
 /// The test emulator's time between task stages: tasks end in about 0.3 s.

@@ -123,8 +123,7 @@ impl Summary {
             println!("{env:<16} {:>7} {:>7}", c.passed, c.failed);
         }
         let total = self.totals();
-        println!();
-        println!("{} passed, {} failed", total.passed, total.failed);
+        println!("\n{} passed, {} failed", total.passed, total.failed);
     }
 }
 

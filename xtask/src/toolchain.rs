@@ -107,19 +107,19 @@ fn npm_ci(project: &Path, complete: impl Fn(&Path) -> bool) -> Result<PathBuf> {
 /// The MCP conformance suite and the Node 22 it needs (npm's `node` package), in a project of
 /// their own (tests/js/conformance) so that Node 22 shadows nothing in the root's node_modules.
 pub fn mcp_conformance() -> Result<PathBuf> {
-    let project = crate::root().join("tests").join("js").join("conformance");
+    let project = crate::root().join("tests/js/conformance");
     npm_ci(&project, |modules| {
-        proc::is_executable(&modules.join(".bin").join("node"))
+        proc::is_executable(&modules.join(".bin/node"))
     })
 }
 
 fn wasm_opt_in(modules: &Path) -> PathBuf {
-    modules.join(".bin").join("wasm-opt")
+    modules.join(".bin/wasm-opt")
 }
 
 /// terser, which minifies wasm-bindgen's JS glue: it ships unminified, and is a third of the bytes.
 pub fn terser() -> Result<PathBuf> {
-    Ok(js_tools()?.join(".bin").join("terser"))
+    Ok(js_tools()?.join(".bin/terser"))
 }
 
 /// npm binaryen's wasm-opt; never Debian's, which breaks wasm-bindgen's externref table (TOOLCHAIN.md).
