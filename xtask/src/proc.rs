@@ -3,7 +3,6 @@
 
 use anyhow::{bail, Context, Result};
 use std::collections::VecDeque;
-use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -213,8 +212,7 @@ impl Drop for Server {
 }
 
 /// The first executable called `name` on PATH.
-pub fn which(name: impl AsRef<OsStr>) -> Option<PathBuf> {
-    let name = name.as_ref();
+pub fn which(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(name))
         .find(|path| is_executable(path))
@@ -222,9 +220,8 @@ pub fn which(name: impl AsRef<OsStr>) -> Option<PathBuf> {
 
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    let metadata = path.metadata();
+    metadata.is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

@@ -164,16 +164,12 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     let sudo = unsafe { libc::geteuid() } != 0;
     let apt = |args: &[&str]| {
         let mut cmd = Command::new(if sudo { "sudo" } else { "apt-get" });
-        if sudo {
-            cmd.arg("apt-get");
-        }
-        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd.args(sudo.then_some("apt-get")).args(args);
+        cmd.env("DEBIAN_FRONTEND", "noninteractive");
         cmd
     };
     if !UPDATED.swap(true, Ordering::SeqCst) {
         run(&mut apt(&["update"]))?;
     }
-    let mut args = vec!["install", "-y", "--no-install-recommends"];
-    args.extend_from_slice(packages);
-    run(&mut apt(&args))
+    run(apt(&["install", "-y", "--no-install-recommends"]).args(packages))
 }
