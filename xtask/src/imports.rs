@@ -188,11 +188,10 @@ mod tests {
         );
         let text = String::from_utf8_lossy(&out);
         assert!(text.contains("makeError") && text.contains("memory") && !text.contains("__wbg"));
-        let glue = "a.__wbg_fetch_0123456789abcdef=1;b.__wbg_then_fedcba9876543210=2;\
-            w.client_generate(1);w.client_generateCover(2);w.memory";
         assert_eq!(
-            apply_to_glue(glue, &renames[..2]).unwrap(),
-            "a._0=1;b._1=2;w.client_generate(1);w.client_generateCover(2);w.memory"
+            apply_to_glue(GLUE, &renames[..2]).unwrap(),
+            "a._0=1;b._1=2;export function generate(e){return w.client_generate(e)}\
+             function c(e){return w.client_generateCover(e)}const m=w.memory"
         );
         assert!(apply_to_glue("nothing", &renames).is_err());
         assert_eq!(base36(36), "10");

@@ -33,10 +33,10 @@ impl std::ops::AddAssign for Counts {
 /// (cargo's harness and wasm-bindgen-test-runner print one a test binary); None without one.
 pub fn cargo_counts(output: &str) -> Option<Counts> {
     let mut total: Option<Counts> = None;
-    for line in output.lines() {
-        let Some(result) = line.trim().strip_prefix("test result:") else {
-            continue;
-        };
+    let results = output
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("test result:"));
+    for result in results {
         let count = |word: &str| -> Option<u64> {
             let part = result
                 .split(';')
