@@ -159,10 +159,7 @@ fn field_rule(out: &mut String, f: &FieldRule) {
             .contains(&rule.trim_end_matches('.').to_ascii_lowercase())
     };
     if let Some(rule) = rule_text(f.kind).filter(|r| !stated(r)) {
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(&rule);
+        text = format!("{text} {rule}").trim_start().to_owned();
     }
     doc(out, "  ", &text);
     let q = if f.required { "" } else { "?" };
