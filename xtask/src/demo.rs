@@ -98,14 +98,12 @@ pub fn run(opts: &Options) -> Result<()> {
         },
     )?;
     let mut companion = start_companion(opts, &pkg.dir, &emulator, &key)?;
-    println!();
-    println!("tunesmith demo");
-    println!("  open      {}/", emulator.music);
-    println!("  music API {}", emulator.music);
-    println!("  uploads   {}", emulator.upload);
-    println!("  companion {companion_url} (holds the key; the page has none)");
-    println!("  key       {key}");
-    println!("Press Ctrl-C to stop.");
+    let (music, upload) = (&emulator.music, &emulator.upload);
+    println!(
+        "\ntunesmith demo\n  open      {music}/\n  music API {music}\n  uploads   {upload}\n  \
+         companion {companion_url} (holds the key; the page has none)\n  key       {key}\n\
+         Press Ctrl-C to stop."
+    );
 
     // Dropping either stops it.
     loop {
@@ -115,17 +113,13 @@ pub fn run(opts: &Options) -> Result<()> {
             emulator.server.stop(libc::SIGINT, Duration::from_secs(5));
             return Ok(());
         }
-        if let Some(status) = emulator.server.exited() {
-            bail!(
-                "the emulator exited ({status}){}",
-                emulator.server.stderr_report()
-            );
-        }
-        if let Some(status) = companion.exited() {
-            bail!(
-                "the companion exited ({status}){}",
-                companion.stderr_report()
-            );
+        for (name, server) in [
+            ("emulator", &mut emulator.server),
+            ("companion", &mut companion),
+        ] {
+            if let Some(status) = server.exited() {
+                bail!("the {name} exited ({status}){}", server.stderr_report());
+            }
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -133,10 +127,7 @@ pub fn run(opts: &Options) -> Result<()> {
 
 /// The demo's companion (`demo-companion.mjs` in Node), once it printed its ready line.
 fn start_companion(opts: &Options, pkg: &Path, emulator: &Emulator, key: &str) -> Result<Server> {
-    let script = crate::root()
-        .join("xtask")
-        .join("src")
-        .join("demo-companion.mjs");
+    let script = crate::root().join("xtask/src/demo-companion.mjs");
     let origins = format!(
         "http://127.0.0.1:{port},http://localhost:{port}",
         port = opts.port

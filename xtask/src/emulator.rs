@@ -15,9 +15,7 @@ pub const SPARE_KEY: &str = "ts-test-key-2";
 /// Builds the release emulator and returns its binary.
 pub fn build() -> Result<PathBuf> {
     run(proc::cargo().args(["build", "-p", "tunesmith-emulator", "--release"]))?;
-    Ok(crate::target_dir()
-        .join("release")
-        .join("tunesmith-emulator"))
+    Ok(crate::target_dir().join("release/tunesmith-emulator"))
 }
 
 /// The test emulator's time between task stages: tasks end in about 0.3 s.
@@ -62,15 +60,12 @@ pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
     if words.next()? != "ready" {
         return None;
     }
-    let (mut music, mut upload) = (None, None);
-    for word in words {
-        match word.split_once('=') {
-            Some(("music", url)) => music = Some(url.trim_end_matches('/').to_string()),
-            Some(("upload", url)) => upload = Some(url.trim_end_matches('/').to_string()),
-            _ => {}
-        }
-    }
-    Some((music?, upload?))
+    let words: Vec<&str> = words.collect();
+    let url = |key: &str| {
+        let url = words.iter().find_map(|w| w.strip_prefix(key))?;
+        Some(url.trim_end_matches('/').to_string())
+    };
+    Some((url("music=")?, url("upload=")?))
 }
 
 /// A running emulator. Dropping it stops the process and removes its temporary data folder.

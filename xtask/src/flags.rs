@@ -88,17 +88,15 @@ impl Flags {
 /// The names an `--only` list picks from `all` (`what`: stages, sections), in `all`'s order; all
 /// of them without the list, and an unknown name is an error listing the valid ones.
 pub fn pick<'a>(all: &[&'a str], only: Option<&[String]>, what: &str) -> Result<Vec<&'a str>> {
-    let Some(names) = only else {
-        return Ok(all.to_vec());
-    };
-    if let Some(bad) = names.iter().find(|n| !all.contains(&n.as_str())) {
+    if let Some(bad) = only
+        .into_iter()
+        .flatten()
+        .find(|n| !all.contains(&n.as_str()))
+    {
         bail!("unknown {what} `{bad}`; {what}s: {}", all.join(", "));
     }
-    Ok(all
-        .iter()
-        .copied()
-        .filter(|s| names.iter().any(|n| n == s))
-        .collect())
+    let picked = |name: &&str| only.is_none_or(|names| names.iter().any(|n| n == name));
+    Ok(all.iter().copied().filter(picked).collect())
 }
 
 #[cfg(test)]

@@ -123,18 +123,12 @@ fn replace_names(text: &str, old: &str, new: &str, member: bool) -> (String, usi
     (out, count)
 }
 
-fn base36(mut n: usize) -> String {
-    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    let mut s = Vec::new();
-    loop {
-        s.push(DIGITS[n % 36]);
-        n /= 36;
-        if n == 0 {
-            break;
-        }
+fn base36(n: usize) -> String {
+    let last = char::from_digit((n % 36) as u32, 36).unwrap_or('0');
+    match n / 36 {
+        0 => last.to_string(),
+        rest => format!("{}{last}", base36(rest)),
     }
-    s.reverse();
-    String::from_utf8(s).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -194,11 +188,10 @@ mod tests {
         );
         let text = String::from_utf8_lossy(&out);
         assert!(text.contains("makeError") && text.contains("memory") && !text.contains("__wbg"));
-        let glue = "a.__wbg_fetch_0123456789abcdef=1;b.__wbg_then_fedcba9876543210=2;\
-            w.client_generate(1);w.client_generateCover(2);w.memory";
         assert_eq!(
-            apply_to_glue(glue, &renames[..2]).unwrap(),
-            "a._0=1;b._1=2;w.client_generate(1);w.client_generateCover(2);w.memory"
+            apply_to_glue(GLUE, &renames[..2]).unwrap(),
+            "a._0=1;b._1=2;export function generate(e){return w.client_generate(e)}\
+             function c(e){return w.client_generateCover(e)}const m=w.memory"
         );
         assert!(apply_to_glue("nothing", &renames).is_err());
         assert_eq!(base36(36), "10");

@@ -30,17 +30,9 @@ pub fn root() -> PathBuf {
 
 /// Cargo's target folder, honouring `CARGO_TARGET_DIR` as cargo does.
 pub fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            if dir.is_absolute() {
-                dir
-            } else {
-                std::env::current_dir()
-                    .map(|cwd| cwd.join(&dir))
-                    .unwrap_or(dir)
-            }
-        }
+    match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
+        // A relative one is relative to where cargo runs.
+        Some(dir) => std::path::absolute(&dir).unwrap_or(dir),
         None => root().join("target"),
     }
 }

@@ -4,7 +4,8 @@
 use anyhow::{bail, Result};
 use std::process::ExitCode;
 use xtask::flags::Flags;
-use xtask::{codegen, demo, package, proc, test};
+use xtask::package::{self, Profile};
+use xtask::{codegen, demo, proc, test};
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [flags]
@@ -29,12 +30,8 @@ fn run(command: &str, mut flags: Flags) -> Result<bool> {
         "build" => {
             let dev = flags.switch("--dev");
             flags.finish()?;
-            let pkg = package::build(if dev {
-                package::Profile::Dev
-            } else {
-                package::Profile::Release
-            })?;
-            pkg.print_sizes()?;
+            let profile = if dev { Profile::Dev } else { Profile::Release };
+            package::build(profile)?.print_sizes()?;
             true
         }
         "test" => {
@@ -69,7 +66,8 @@ fn run(command: &str, mut flags: Flags) -> Result<bool> {
         "codegen" => {
             let check = flags.switch("--check");
             flags.finish()?;
-            codegen::run(check)?
+            codegen::run(check)?;
+            true
         }
         other => bail!("unknown command `{other}`\n{USAGE}"),
     };

@@ -8,7 +8,7 @@
 //! would take are four commands here, each with the flags the package needs.
 
 use crate::proc::{self, run};
-use crate::toolchain;
+use crate::toolchain::{self, WASM_TARGET};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -94,48 +94,29 @@ impl Package {
         let (wasm, js) = self.gzipped_sizes()?;
         for path in std::iter::once(self.wasm()).chain(self.glue()?) {
             let (raw, gz) = (std::fs::metadata(&path)?.len(), gzip_len(&path)?);
+            let name = path.strip_prefix(crate::root()).unwrap_or(&path);
             println!(
-                "{:<28} {:>9} B raw {:>9} B gzip",
-                display_rel(&path),
-                raw,
-                gz
+                "{:<28} {raw:>9} B raw {gz:>9} B gzip",
+                name.to_string_lossy()
             );
         }
-        println!(
-            "{:<28} {:>9}   {:>11} B gzip ({:.1} KB)",
-            "total shipped",
-            "",
-            wasm + js,
-            (wasm + js) as f64 / 1000.0
-        );
+        let total = wasm + js;
+        let kb = total as f64 / 1000.0;
+        println!("{:<38}   {total:>11} B gzip ({kb:.1} KB)", "total shipped");
         Ok(())
     }
 }
 
 pub fn build(profile: Profile) -> Result<Package> {
+    let release = profile == Profile::Release;
     toolchain::wasm_target()?;
     let wasm_bindgen = toolchain::wasm_bindgen()?;
-    let wasm_opt = match profile {
-        Profile::Release => Some(toolchain::wasm_opt()?),
-        Profile::Dev => None,
-    };
-    let root = crate::root();
-    let cargo_profile = match profile {
-        Profile::Release => "wasm-release",
-        Profile::Dev => "dev",
-    };
-    run(proc::cargo().args([
-        "build",
-        "-p",
-        "tunesmith",
-        "--target",
-        toolchain::WASM_TARGET,
-        "--profile",
-        cargo_profile,
-    ]))?;
-    let input = cargo_output(profile);
+    let wasm_opt = release.then(toolchain::wasm_opt).transpose()?;
+    run(proc::cargo()
+        .args(["build", "-p", "tunesmith", "--target", WASM_TARGET])
+        .args(["--profile", if release { "wasm-release" } else { "dev" }]))?;
 
-    let dir = root.join("pkg");
+    let dir = crate::root().join("pkg");
     // Old snippet folders (their names carry a hash) must not linger next to the new ones.
     if dir.exists() {
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
@@ -143,13 +124,13 @@ pub fn build(profile: Profile) -> Result<Package> {
     let mut bindgen = Command::new(wasm_bindgen);
     bindgen
         .args(["--target", "web", "--out-name", "tunesmith", "--out-dir"])
-        .arg(&dir);
-    if profile == Profile::Release {
-        bindgen.args(WASM_BINDGEN_RELEASE_FLAGS);
-    } else {
-        bindgen.arg("--debug");
-    }
-    run(bindgen.arg(&input))?;
+        .arg(&dir)
+        .args(if release {
+            WASM_BINDGEN_RELEASE_FLAGS
+        } else {
+            &["--debug"]
+        });
+    run(bindgen.arg(cargo_output(profile)))?;
     let pkg = Package { dir };
 
     if let Some(wasm_opt) = wasm_opt {
@@ -160,35 +141,35 @@ pub fn build(profile: Profile) -> Result<Package> {
             .arg(&wasm)
             .arg("-o")
             .arg(&wasm))?;
+        let terser = toolchain::terser()?;
+        let minify = |file: &Path, keep: &[&str]| {
+            run(Command::new(&terser)
+                .arg(file)
+                .args(["--module", "--compress", "passes=2", "--mangle"])
+                .args(keep)
+                .arg("--output")
+                .arg(file))
+        };
         // The glue's exports keep their names (ES module exports are never mangled); the
         // Node instantiation below checks that the minified glue still loads the module.
         let js = pkg.js();
-        run(Command::new(toolchain::terser()?)
-            .arg(&js)
-            .args(["--module", "--compress", "passes=2", "--mangle", "--output"])
-            .arg(&js))?;
+        minify(&js, &[])?;
         let glue = std::fs::read_to_string(&js)?;
         let (module, renames) = crate::imports::shorten(&std::fs::read(&wasm)?, &glue)?;
         let glue = crate::imports::apply_to_glue(&glue, &renames)?;
         std::fs::write(&wasm, module)?;
         std::fs::write(&js, glue)?;
-        println!(
-            "renamed {} imports and exports to short names",
-            renames.len()
-        );
+        let renamed = renames.len();
+        println!("renamed {renamed} imports and exports to short names");
         // The glue's snippets (src/js/*.js) are loaded with it: shipped minified, their comments
         // are not downloaded by every page. Class and function names stay (error classes, stacks).
         for snippet in files_under(&pkg.dir.join("snippets"))? {
-            run(Command::new(toolchain::terser()?)
-                .arg(&snippet)
-                .args(["--module", "--compress", "passes=2", "--mangle"])
-                .args(["--keep-classnames", "--keep-fnames", "--output"])
-                .arg(&snippet))?;
+            minify(&snippet, &["--keep-classnames", "--keep-fnames"])?;
         }
     }
     instantiate_in_node(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;
-    apply_template(&root.join("pkg-template"), &pkg.dir, &version)?;
+    apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
     Ok(pkg)
 }
 
@@ -198,10 +179,8 @@ pub fn cargo_output(profile: Profile) -> PathBuf {
         Profile::Release => "wasm-release",
         Profile::Dev => "debug",
     };
-    crate::target_dir()
-        .join(toolchain::WASM_TARGET)
-        .join(folder)
-        .join("tunesmith.wasm")
+    let target = crate::target_dir().join(WASM_TARGET);
+    target.join(folder).join("tunesmith.wasm")
 }
 
 /// Loads the glue and the module in Node: an optimizer that mangled the module fails here, not in
@@ -231,34 +210,25 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
 /// Copies every file of pkg-template/ over pkg/, filling `__VERSION__` and `__ERRORS_SNIPPET__`
 /// (the path, from pkg/, of the snippet wasm-bindgen writes for src/js/errors.js).
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
+    let errors_snippet = errors_snippet(&files_under(&pkg.join("snippets"))?, pkg)?;
+    copy_tree(template, pkg)?;
     let files = files_under(template)?;
-    if files.is_empty() {
-        return Ok(());
-    }
-    let snippets = files_under(&pkg.join("snippets"))?;
-    let errors_snippet = errors_snippet(&snippets, pkg)?;
-    for file in &files {
-        let rel = file.strip_prefix(template)?;
+    for rel in files.iter().filter_map(|f| f.strip_prefix(template).ok()) {
+        if !is_templated(rel) {
+            continue;
+        }
         let dest = pkg.join(rel);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        if is_templated(rel) {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("reading {}", file.display()))?;
-            let text = text.replace("__VERSION__", version);
-            let text = match (&errors_snippet, text.contains("__ERRORS_SNIPPET__")) {
-                (_, false) => text,
-                (Some(path), true) => text.replace("__ERRORS_SNIPPET__", path),
-                (None, true) => bail!(
+        let mut text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
+        if text.contains("__ERRORS_SNIPPET__") {
+            let path = errors_snippet.as_deref().with_context(|| {
+                format!(
                     "{} uses __ERRORS_SNIPPET__ but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
-                    file.display()
-                ),
-            };
-            std::fs::write(&dest, text)?;
-        } else {
-            std::fs::copy(file, &dest).with_context(|| format!("copying {}", file.display()))?;
+                    template.join(rel).display()
+                )
+            })?;
+            text = text.replace("__ERRORS_SNIPPET__", path);
         }
+        std::fs::write(&dest, text)?;
     }
     println!(
         "copied {} file(s) of pkg-template/ into pkg/ (version {version})",
@@ -355,13 +325,6 @@ pub fn gzip_len(path: &Path) -> Result<u64> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     gz.write_all(&bytes)?;
     Ok(gz.finish()?.len() as u64)
-}
-
-fn display_rel(path: &Path) -> String {
-    path.strip_prefix(crate::root())
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 #[cfg(test)]

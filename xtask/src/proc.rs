@@ -3,7 +3,6 @@
 
 use anyhow::{bail, Context, Result};
 use std::collections::VecDeque;
-use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -33,12 +32,14 @@ pub fn cargo_version(spec: &str) -> Result<String> {
     }
 }
 
-pub fn describe(cmd: &Command) -> String {
+/// Prints `$ cmd`, as xtask echoes each command it runs, and returns the command's text.
+pub fn print_command(cmd: &Command) -> String {
     let mut text = cmd.get_program().to_string_lossy().into_owned();
     for arg in cmd.get_args() {
         text.push(' ');
         text.push_str(&shell_quote(&arg.to_string_lossy()));
     }
+    println!("$ {text}");
     text
 }
 
@@ -54,8 +55,7 @@ fn shell_quote(arg: &str) -> String {
 
 /// Runs `cmd` with inherited output and fails unless it exits 0.
 pub fn run(cmd: &mut Command) -> Result<()> {
-    let text = describe(cmd);
-    println!("$ {text}");
+    let text = print_command(cmd);
     let status = cmd
         .status()
         .with_context(|| format!("cannot start `{text}`"))?;
@@ -78,8 +78,7 @@ pub fn run_tee_with_deadline(
     mut cmd: Command,
     limit: Option<Duration>,
 ) -> Result<(ExitStatus, String)> {
-    let text = describe(&cmd);
-    println!("$ {text}");
+    let text = print_command(&cmd);
     let (reader, writer) = std::io::pipe()?;
     cmd.stdout(writer.try_clone()?).stderr(writer);
     let mut child = cmd
@@ -98,12 +97,10 @@ pub fn run_tee_with_deadline(
         });
     }
     let mut output = String::new();
-    let stdout = std::io::stdout();
     for line in BufReader::new(reader).split(b'\n') {
         let line = String::from_utf8_lossy(&line?).into_owned();
-        let mut out = stdout.lock();
-        writeln!(out, "{line}")?;
-        out.flush()?;
+        // Stdout is line-buffered: each line shows as it comes.
+        writeln!(std::io::stdout(), "{line}")?;
         output.push_str(&line);
         output.push('\n');
     }
@@ -135,8 +132,7 @@ impl Server {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         signal::die_with_parent(&mut cmd);
-        let text = describe(&cmd);
-        println!("$ {text}");
+        let text = print_command(&cmd);
         let mut child = cmd
             .spawn()
             .with_context(|| format!("cannot start `{text}`"))?;
@@ -161,35 +157,26 @@ impl Server {
         std::thread::spawn(move || {
             for line in BufReader::new(pipe).lines().map_while(Result::ok) {
                 if echo {
-                    let mut out = std::io::stdout().lock();
-                    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+                    let _ = writeln!(std::io::stdout(), "{line}");
                 }
                 let _ = tx.send(line);
             }
         });
         let mut server = Server { child, stderr };
         let deadline = Instant::now() + READY_TIMEOUT;
-        loop {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    if let Some(value) = ready(&line) {
-                        return Ok((server, value));
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => bail!(
-                    "`{text}` printed no ready line within {READY_TIMEOUT:?}{}",
-                    server.stderr_report()
-                ),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let status = server.child.wait().map(|s| s.to_string());
-                    bail!(
-                        "`{text}` exited ({}) before its ready line{}",
-                        status.unwrap_or_default(),
-                        server.stderr_report()
-                    )
-                }
+        while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            if let Some(value) = ready(&line) {
+                return Ok((server, value));
             }
         }
+        // No ready line: the deadline passed, or the server closed its stdout by exiting.
+        if Instant::now() >= deadline {
+            let stderr = server.stderr_report();
+            bail!("`{text}` printed no ready line within {READY_TIMEOUT:?}{stderr}");
+        }
+        let status = server.child.wait().map(|s| s.to_string());
+        let (status, stderr) = (status.unwrap_or_default(), server.stderr_report());
+        bail!("`{text}` exited ({status}) before its ready line{stderr}")
     }
 
     pub fn pid(&self) -> u32 {
@@ -205,15 +192,10 @@ impl Server {
     pub fn stderr_report(&self) -> String {
         // Give the reader thread a moment to collect what a dying process wrote last.
         std::thread::sleep(Duration::from_millis(200));
-        let lines: Vec<String> = self
-            .stderr
-            .lock()
-            .map(|l| l.iter().cloned().collect())
-            .unwrap_or_default();
-        if lines.is_empty() {
-            "; its stderr was empty".to_string()
-        } else {
-            format!("; the last lines of its stderr:\n{}", lines.join("\n"))
+        let lines = self.stderr.lock().map(|l| Vec::from(l.clone()));
+        match lines.unwrap_or_default() {
+            lines if lines.is_empty() => "; its stderr was empty".to_string(),
+            lines => format!("; the last lines of its stderr:\n{}", lines.join("\n")),
         }
     }
 
@@ -230,8 +212,7 @@ impl Drop for Server {
 }
 
 /// The first executable called `name` on PATH.
-pub fn which(name: impl AsRef<OsStr>) -> Option<PathBuf> {
-    let name = name.as_ref();
+pub fn which(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(name))
         .find(|path| is_executable(path))
@@ -239,21 +220,8 @@ pub fn which(name: impl AsRef<OsStr>) -> Option<PathBuf> {
 
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
-}
-
-/// The first line a program prints for `args` (e.g. `--version`), or None when it cannot run.
-pub fn first_line(program: impl AsRef<OsStr>, args: &[&str]) -> Option<String> {
-    let out = Command::new(program).args(args).output().ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .next()
-        .map(|l| l.trim().to_string())
+    let metadata = path.metadata();
+    metadata.is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

@@ -10,16 +10,12 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn total(self) -> u64 {
-        self.passed + self.failed
-    }
-
     /// A failure, or `files` test files of which no test ran, is an error of the stage `what`.
     pub fn check(self, what: &str, files: usize) -> anyhow::Result<()> {
         if self.failed > 0 {
             anyhow::bail!("{} {what} test(s) failed", self.failed);
         }
-        if files > 0 && self.total() == 0 {
+        if files > 0 && self.passed == 0 {
             anyhow::bail!("{files} {what} test file(s) but zero tests ran");
         }
         Ok(())
@@ -37,10 +33,10 @@ impl std::ops::AddAssign for Counts {
 /// (cargo's harness and wasm-bindgen-test-runner print one a test binary); None without one.
 pub fn cargo_counts(output: &str) -> Option<Counts> {
     let mut total: Option<Counts> = None;
-    for line in output.lines() {
-        let Some(result) = line.trim().strip_prefix("test result:") else {
-            continue;
-        };
+    let results = output
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("test result:"));
+    for result in results {
         let count = |word: &str| -> Option<u64> {
             let part = result
                 .split(';')
@@ -99,9 +95,7 @@ impl Summary {
 
     pub fn totals(&self) -> Counts {
         let mut total = Counts::default();
-        for (_, counts) in &self.counts {
-            total += *counts;
-        }
+        self.counts.iter().for_each(|(_, counts)| total += *counts);
         total
     }
 
@@ -129,14 +123,17 @@ impl Summary {
             println!("{env:<16} {:>7} {:>7}", c.passed, c.failed);
         }
         let total = self.totals();
-        println!();
-        println!("{} passed, {} failed", total.passed, total.failed);
+        println!("\n{} passed, {} failed", total.passed, total.failed);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ran(passed: u64, failed: u64) -> Counts {
+        Counts { passed, failed }
+    }
 
     #[test]
     fn sums_every_binary_of_a_cargo_run() {
@@ -146,17 +143,12 @@ test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 filtered out; finished in 
    Doc-tests tunesmith
 test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.10s
 ";
-        let counts = Some(Counts {
-            passed: 6,
-            failed: 1,
-        });
-        assert_eq!(cargo_counts(output), counts);
+        assert_eq!(cargo_counts(output), Some(ran(6, 1)));
         assert_eq!(cargo_counts("error: could not compile `tunesmith`"), None);
     }
 
     #[test]
     fn a_failure_or_test_files_that_ran_nothing_fail_the_stage() {
-        let ran = |passed, failed| Counts { passed, failed };
         assert!(ran(2, 0).check("js", 1).is_ok());
         assert!(ran(0, 0).check("js", 0).is_ok());
         assert!(ran(2, 1).check("js", 1).is_err());
@@ -173,19 +165,12 @@ test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
     #[test]
     fn reads_node_test_totals() {
         let spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\n";
-        assert_eq!(
-            node_counts(spec),
-            Some(Counts {
-                passed: 2,
-                failed: 1
-            })
-        );
+        assert_eq!(node_counts(spec), Some(ran(2, 1)));
         assert_eq!(node_counts("no totals here"), None);
     }
 
     #[test]
     fn summary_totals_every_environment_in_the_order_they_ran() {
-        let ran = |passed, failed| Counts { passed, failed };
         let mut summary = Summary::default();
         summary.add("wasm node", ran(2, 0));
         summary.add("js node", ran(4, 0));

@@ -7,7 +7,7 @@ use crate::emulator::{self, Emulator, Launch, SPARE_KEY, TEST_KEY};
 use crate::package::{self, Package, Profile};
 use crate::proc;
 use crate::report::{self, Counts, StageRecord, Summary};
-use crate::toolchain;
+use crate::toolchain::{self, WASM_TARGET};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -19,48 +19,8 @@ pub struct Options {
     pub only: Option<Vec<String>>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Stage {
-    Lint,
-    Native,
-    Wasm,
-    Js,
-    E2e,
-    Deploy,
-    /// Each bench script once at a small size: a benchmark that broke fails here, not at release.
-    Bench,
-}
-
-impl Stage {
-    const ALL: [Stage; 7] = [
-        Stage::Lint,
-        Stage::Native,
-        Stage::Wasm,
-        Stage::Js,
-        Stage::E2e,
-        Stage::Deploy,
-        Stage::Bench,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Stage::Lint => "lint",
-            Stage::Native => "native",
-            Stage::Wasm => "wasm",
-            Stage::Js => "js",
-            Stage::E2e => "e2e",
-            Stage::Deploy => "deploy",
-            Stage::Bench => "bench",
-        }
-    }
-
-    fn needs_emulator(self) -> bool {
-        matches!(
-            self,
-            Stage::Wasm | Stage::Js | Stage::E2e | Stage::Deploy | Stage::Bench
-        )
-    }
-}
+/// The stages, in the order they run; `--only` names them.
+const STAGES: [&str; 7] = ["lint", "native", "wasm", "js", "e2e", "deploy", "bench"];
 
 /// Passed to every JS-level test and benchmark script (the wasm tests get the first four at
 /// compile time).
@@ -84,13 +44,14 @@ pub fn run(opts: &Options) -> Result<bool> {
     let mut ctx = Ctx::default();
     let mut ok = ctx.step("toolchain", |_| install_tools(&stages));
     for &stage in &stages {
-        if ok && stage.needs_emulator() && ctx.emulator.is_none() {
+        // Every stage but these two runs against the live emulator.
+        if ok && !matches!(stage, "lint" | "native") && ctx.emulator.is_none() {
             ok = ctx.step("emulator", Ctx::start_emulator);
         }
         if !ok {
             break;
         }
-        ok = ctx.step(stage.name(), |ctx| ctx.run_stage(stage));
+        ok = ctx.step(stage, |ctx| ctx.run_stage(stage));
     }
     // The keys the suites ran with must appear in nothing they printed.
     if ok && !ctx.outputs.is_empty() && ctx.summary.ok() {
@@ -106,39 +67,35 @@ pub fn run(opts: &Options) -> Result<bool> {
     Ok(ctx.summary.ok())
 }
 
-fn select(opts: &Options) -> Result<Vec<Stage>> {
-    let picked = crate::flags::pick(&Stage::ALL.map(Stage::name), opts.only.as_deref(), "stage")?;
-    Ok(Stage::ALL
-        .into_iter()
-        .filter(|s| picked.contains(&s.name()))
-        .filter(|s| !(opts.skip_lint && *s == Stage::Lint))
-        .collect())
+fn select(opts: &Options) -> Result<Vec<&'static str>> {
+    let mut stages = crate::flags::pick(&STAGES, opts.only.as_deref(), "stage")?;
+    stages.retain(|s| !(opts.skip_lint && *s == "lint"));
+    Ok(stages)
 }
 
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
-fn install_tools(stages: &[Stage]) -> Result<()> {
-    use Stage::*;
-    let any = |wanted: &[Stage]| stages.iter().any(|s| wanted.contains(s));
-    if any(&[Lint, Wasm, Js, E2e, Deploy, Bench]) {
+fn install_tools(stages: &[&str]) -> Result<()> {
+    let any = |wanted: &[&str]| stages.iter().any(|s| wanted.contains(s));
+    if any(&["lint", "wasm", "js", "e2e", "deploy", "bench"]) {
         toolchain::wasm_target()?;
     }
-    if any(&[Wasm, Js, E2e, Deploy, Bench]) {
+    if any(&["wasm", "js", "e2e", "deploy", "bench"]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&[Js, E2e, Deploy, Bench]) {
+    if any(&["js", "e2e", "deploy", "bench"]) {
         // Every suite's npm tools, a real Redis for the companion's, tmux for the CLI's terminal.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
         toolchain::tmux()?;
     }
-    if any(&[Js]) {
+    if any(&["js"]) {
         // The MCP conformance suite, on the Node 22 it needs.
         toolchain::mcp_conformance()?;
     }
-    if any(&[Wasm, E2e, Bench]) {
+    if any(&["wasm", "e2e", "bench"]) {
         toolchain::chromium()?;
     }
-    if any(&[Bench]) {
+    if any(&["bench"]) {
         toolchain::wrk()?;
     }
     Ok(())
@@ -156,13 +113,7 @@ fn lint() -> Result<()> {
     )?;
     proc::run(
         proc::cargo()
-            .args([
-                "clippy",
-                "-p",
-                "tunesmith",
-                "--target",
-                toolchain::WASM_TARGET,
-            ])
+            .args(["clippy", "-p", "tunesmith", "--target", WASM_TARGET])
             .args(["--all-targets", "--features", RUST_API])
             .args(clippy),
     )
@@ -229,29 +180,28 @@ impl Ctx {
         ok
     }
 
-    fn run_stage(&mut self, stage: Stage) -> Result<()> {
+    fn run_stage(&mut self, stage: &str) -> Result<()> {
         let root = crate::root();
+        let tests = root.join("tests");
         match stage {
-            Stage::Lint => lint(),
-            Stage::Native => self.native(),
-            Stage::Wasm => self.wasm(),
-            Stage::Js => {
-                let files = test_files(&root.join("tests").join("js"), "", ".test.mjs")?;
+            "lint" => lint(),
+            "native" => self.native(),
+            "wasm" => self.wasm(),
+            "js" => {
+                let files = test_files(&tests.join("js"), "", ".test.mjs")?;
                 self.node_tests(&files, &[], "js node")
             }
-            Stage::E2e => {
-                let files = node_scripts(&root.join("tests").join("e2e"))?;
-                self.node_tests(&files, &[], "e2e chromium")
-            }
+            "e2e" => self.node_tests(&node_scripts(&tests.join("e2e"))?, &[], "e2e chromium"),
             // The example projects of tests/deploy/ (Workers, Express, Next.js, Deno, Bun,
             // `require`): each installs its framework from npm and serves the companion or a client.
-            Stage::Deploy => {
-                let files = test_files(&root.join("tests").join("deploy"), "", ".test.mjs")?;
+            "deploy" => {
+                let files = test_files(&tests.join("deploy"), "", ".test.mjs")?;
                 self.node_tests(&files, &[], "deploy runtimes")
             }
-            // Every bench script once, small (`cargo lab bench` runs them at full size): `bench/*.mjs`
-            // and each section's `bench/<section>/*.mjs`; each file is one test of node's runner.
-            Stage::Bench => {
+            // Every bench script once, small (`cargo lab bench` runs them at full size), so that a
+            // benchmark that broke fails here, not at release: `bench/*.mjs` and each section's
+            // `bench/<section>/*.mjs`; each file is one test of node's runner.
+            "bench" => {
                 let bench = root.join("bench");
                 let mut files = node_scripts(&bench)?;
                 for entry in std::fs::read_dir(&bench)? {
@@ -263,6 +213,7 @@ impl Ctx {
                 ];
                 self.node_tests(&files, &smoke, "bench smoke")
             }
+            other => bail!("no stage `{other}`"),
         }
     }
 
@@ -323,24 +274,15 @@ impl Ctx {
             ("xtask", "native xtask"),
             ("lab", "native lab"),
         ];
-        let mut build = proc::cargo();
-        build.args(["test", "--no-run"]);
-        for (name, _) in packages {
-            build.args(["-p", name]);
-        }
-        proc::run(&mut build)?;
-        let mut failures = Vec::new();
-        for (name, env) in packages {
+        let each = packages.iter().flat_map(|(name, _)| ["-p", name]);
+        proc::run(proc::cargo().args(["test", "--no-run"]).args(each))?;
+        let runs = packages.map(|(name, env)| {
             let mut cmd = proc::cargo();
             cmd.args(["test", "--no-fail-fast", "-p", name]);
-            if let Err(e) = self.count_run(cmd, env, 1, report::cargo_counts) {
-                failures.push(format!("{name}: {e:#}"));
-            }
-        }
-        if !failures.is_empty() {
-            bail!("{}", failures.join("; "));
-        }
-        Ok(())
+            let run = self.count_run(cmd, env, 1, report::cargo_counts);
+            run.map(drop).with_context(|| name.to_owned())
+        });
+        every_ok(runs)
     }
 
     /// The client's wasm suites under wasm-bindgen's runner: `tests/node_*.rs` (with the crate's
@@ -356,42 +298,31 @@ impl Ctx {
         }
         let emulator = self.emulator()?;
         let (music, upload) = (emulator.music.clone(), emulator.upload.clone());
-        let mut failures = Vec::new();
         // The crate's own unit tests run in Node.
         let runs = [
             (node, "wasm node", &["--lib"][..]),
             (browser, "wasm chromium", &[]),
         ];
-        for (files, env, own) in runs {
+        let runs = runs.map(|(files, env, own)| {
             let mut cmd = proc::cargo();
-            cmd.args([
-                "test",
-                "-p",
-                "tunesmith",
-                "--target",
-                toolchain::WASM_TARGET,
-            ])
-            .args(["--features", RUST_API, "--no-fail-fast"])
-            .env(ENV_MUSIC_URL, &music)
-            .env(ENV_UPLOAD_URL, &upload)
-            .env(ENV_API_KEY, TEST_KEY)
-            .env(ENV_SPARE_KEY, SPARE_KEY)
-            .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
+            cmd.args(["test", "-p", "tunesmith", "--target", WASM_TARGET])
+                .args(["--features", RUST_API, "--no-fail-fast"])
+                .env(ENV_MUSIC_URL, &music)
+                .env(ENV_UPLOAD_URL, &upload)
+                .env(ENV_API_KEY, TEST_KEY)
+                .env(ENV_SPARE_KEY, SPARE_KEY)
+                .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
             cmd.args(own);
             for name in files.iter().filter_map(|f| f.file_stem()) {
                 cmd.arg("--test").arg(name);
             }
-            match self.count_run(cmd, env, files.len(), report::cargo_counts) {
-                Ok(output) => self.outputs.push(output),
-                Err(e) => failures.push(format!("{e:#}")),
-            }
-        }
-        if !failures.is_empty() {
-            bail!("{}", failures.join("; "));
-        }
-        Ok(())
+            let output = self.count_run(cmd, env, files.len(), report::cargo_counts)?;
+            self.outputs.push(output);
+            Ok(())
+        });
+        every_ok(runs)
     }
 
     /// Builds the package once (as `cargo xtask build`) and puts it on the served site.
@@ -436,6 +367,19 @@ impl Ctx {
     }
 }
 
+/// Fails naming every failure of `runs`, which all ran.
+fn every_ok<const N: usize>(runs: [Result<()>; N]) -> Result<()> {
+    let failures: Vec<String> = runs
+        .into_iter()
+        .filter_map(|r| r.err())
+        .map(|e| format!("{e:#}"))
+        .collect();
+    if !failures.is_empty() {
+        bail!("{}", failures.join("; "));
+    }
+    Ok(())
+}
+
 /// The folder the test emulator serves at `/`: www/, and the package as pkg/ once it is built.
 fn test_site() -> PathBuf {
     crate::target_dir().join("test-site")
@@ -459,16 +403,11 @@ pub fn script_env(emulator: &Emulator, pkg_dir: &Path) -> Vec<(&'static str, OsS
 
 /// Files directly in `dir` named `<prefix>*<suffix>`, sorted.
 fn test_files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(Vec::new());
-    };
     let mut files = Vec::new();
-    for entry in entries {
+    // A missing folder has no test files.
+    for entry in std::fs::read_dir(dir).into_iter().flatten() {
         let path = entry?.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
         if path.is_file() && name.starts_with(prefix) && name.ends_with(suffix) {
             files.push(path);
         }
@@ -482,7 +421,9 @@ pub fn node_scripts(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut scripts = test_files(dir, "", ".mjs")?;
     scripts.retain(|p| {
         !p.file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('_'))
+            .unwrap_or_default()
+            .to_string_lossy()
+            .starts_with('_')
     });
     Ok(scripts)
 }
@@ -501,23 +442,15 @@ mod tests {
 
     #[test]
     fn options_pick_stages_in_their_fixed_order() {
-        let only = |names: &[&str], skip_lint| Options {
-            skip_lint,
-            only: Some(names.iter().map(|s| s.to_string()).collect()),
+        let pick = |only: Option<&[&str]>, skip_lint| {
+            let only = only.map(|names| names.iter().map(|s| s.to_string()).collect());
+            select(&Options { skip_lint, only })
         };
         assert_eq!(
-            select(&only(&["e2e", "lint"], false)).ok(),
-            Some(vec![Stage::Lint, Stage::E2e])
+            pick(Some(&["e2e", "lint"]), false).ok(),
+            Some(vec!["lint", "e2e"])
         );
-        assert_eq!(
-            select(&Options {
-                skip_lint: true,
-                only: None
-            })
-            .ok()
-            .map(|s| s.len()),
-            Some(6)
-        );
-        assert!(select(&only(&["lnt"], false)).is_err());
+        assert_eq!(pick(None, true).ok().map(|s| s.len()), Some(6));
+        assert!(pick(Some(&["lnt"]), false).is_err());
     }
 }

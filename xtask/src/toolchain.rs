@@ -24,9 +24,8 @@ fn cargo_bin_dir() -> PathBuf {
 pub fn put_cargo_bin_on_path() {
     let dir = cargo_bin_dir();
     let old = std::env::var_os("PATH").unwrap_or_default();
-    let mut paths: Vec<PathBuf> = std::env::split_paths(&old).filter(|p| p != &dir).collect();
-    paths.insert(0, dir);
-    if let Ok(path) = std::env::join_paths(paths) {
+    let others = std::env::split_paths(&old).filter(|p| p != &dir);
+    if let Ok(path) = std::env::join_paths(std::iter::once(dir.clone()).chain(others)) {
         // Called first thing in main, before any thread exists.
         std::env::set_var("PATH", path);
     }
@@ -53,9 +52,12 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
     let dir = cargo_bin_dir();
     let bin = dir.join("wasm-bindgen");
     let matches = || {
-        proc::first_line(&bin, &["--version"]).as_deref()
-            == Some(format!("wasm-bindgen {want}").as_str())
-            && proc::is_executable(&dir.join("wasm-bindgen-test-runner"))
+        let version = Command::new(&bin).arg("--version").output();
+        version.is_ok_and(|v| {
+            v.status.success()
+                && v.stdout
+                    .starts_with(format!("wasm-bindgen {want}\n").as_bytes())
+        }) && proc::is_executable(&dir.join("wasm-bindgen-test-runner"))
     };
     if !matches() {
         // Without --locked: a dependency locked by the CLI is missing from the registry (TOOLCHAIN.md).
@@ -75,12 +77,11 @@ pub fn wasm_bindgen() -> Result<PathBuf> {
 /// node_modules, where scripts anywhere in the tree find them. Skipped while the lockfile is the
 /// one installed. Returns that node_modules.
 pub fn js_tools() -> Result<PathBuf> {
-    for tool in ["node", "npm"] {
-        if proc::which(tool).is_none() {
-            bail!(
-                "`{tool}` is not on PATH: Node.js 20 and npm are needed for the JavaScript tools"
-            );
-        }
+    if let Some(tool) = ["node", "npm"]
+        .into_iter()
+        .find(|t| proc::which(t).is_none())
+    {
+        bail!("`{tool}` is not on PATH: Node.js 20 and npm are needed for the JavaScript tools");
     }
     let root = crate::root();
     npm_ci(&root, |modules| proc::is_executable(&wasm_opt_in(modules)))
@@ -106,19 +107,19 @@ fn npm_ci(project: &Path, complete: impl Fn(&Path) -> bool) -> Result<PathBuf> {
 /// The MCP conformance suite and the Node 22 it needs (npm's `node` package), in a project of
 /// their own (tests/js/conformance) so that Node 22 shadows nothing in the root's node_modules.
 pub fn mcp_conformance() -> Result<PathBuf> {
-    let project = crate::root().join("tests").join("js").join("conformance");
+    let project = crate::root().join("tests/js/conformance");
     npm_ci(&project, |modules| {
-        proc::is_executable(&modules.join(".bin").join("node"))
+        proc::is_executable(&modules.join(".bin/node"))
     })
 }
 
 fn wasm_opt_in(modules: &Path) -> PathBuf {
-    modules.join(".bin").join("wasm-opt")
+    modules.join(".bin/wasm-opt")
 }
 
 /// terser, which minifies wasm-bindgen's JS glue: it ships unminified, and is a third of the bytes.
 pub fn terser() -> Result<PathBuf> {
-    Ok(js_tools()?.join(".bin").join("terser"))
+    Ok(js_tools()?.join(".bin/terser"))
 }
 
 /// npm binaryen's wasm-opt; never Debian's, which breaks wasm-bindgen's externref table (TOOLCHAIN.md).
@@ -133,29 +134,28 @@ pub fn chromium() -> Result<()> {
     apt_install(&["chromium", "chromium-driver"])
 }
 
-pub fn wrk() -> Result<()> {
-    if proc::which("wrk").is_some() {
-        return Ok(());
-    }
-    apt_install(&["wrk"])
+/// The load generator of the server benchmarks.
+pub fn wrk() -> Result<PathBuf> {
+    apt_tool("wrk")
 }
 
 /// Debian's `redis-server`, for the companion's several-instances tests.
 pub fn redis_server() -> Result<PathBuf> {
-    if let Some(path) = proc::which("redis-server") {
-        return Ok(path);
-    }
-    apt_install(&["redis-server"])?;
-    proc::which("redis-server").context("redis-server is not on PATH after installing it")
+    apt_tool("redis-server")
 }
 
 /// tmux, in which the CLI's suite runs it as in a real terminal (send-keys, capture-pane).
 pub fn tmux() -> Result<PathBuf> {
-    if let Some(path) = proc::which("tmux") {
+    apt_tool("tmux")
+}
+
+/// The program `name` on PATH, from Debian's package of the same name when it is missing.
+fn apt_tool(name: &str) -> Result<PathBuf> {
+    if let Some(path) = proc::which(name) {
         return Ok(path);
     }
-    apt_install(&["tmux"])?;
-    proc::which("tmux").context("tmux is not on PATH after installing it")
+    apt_install(&[name])?;
+    proc::which(name).with_context(|| format!("{name} is not on PATH after installing it"))
 }
 
 fn apt_install(packages: &[&str]) -> Result<()> {
@@ -164,16 +164,12 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     let sudo = unsafe { libc::geteuid() } != 0;
     let apt = |args: &[&str]| {
         let mut cmd = Command::new(if sudo { "sudo" } else { "apt-get" });
-        if sudo {
-            cmd.arg("apt-get");
-        }
-        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd.args(sudo.then_some("apt-get")).args(args);
+        cmd.env("DEBIAN_FRONTEND", "noninteractive");
         cmd
     };
     if !UPDATED.swap(true, Ordering::SeqCst) {
         run(&mut apt(&["update"]))?;
     }
-    let mut args = vec!["install", "-y", "--no-install-recommends"];
-    args.extend_from_slice(packages);
-    run(&mut apt(&args))
+    run(apt(&["install", "-y", "--no-install-recommends"]).args(packages))
 }

@@ -38,7 +38,7 @@ fn start_logged(bin: &Path, args: &[OsString], logs: &Path) -> Result<Logged> {
         .stdout(File::create(&out_path)?)
         .stderr(File::create(logs.join("emulator.stderr"))?);
     signal::die_with_parent(&mut cmd);
-    println!("$ {}", proc::describe(&cmd));
+    proc::print_command(&cmd);
     let mut child = cmd.spawn().context("cannot start the emulator")?;
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {

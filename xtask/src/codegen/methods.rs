@@ -3,11 +3,11 @@
 //! costs the page a few hundred bytes; one wasm export and one glue function per operation cost
 //! more than a kilobyte.
 
-use super::header;
+use super::HEADER;
 use tunesmith_protocol::Op;
 
 pub fn methods() -> String {
-    let mut out = header("//");
+    let mut out = HEADER.to_owned();
     out.push_str(
         "// The client's methods, one per operation: api.js defines each as a call of the module's one\n\
          // entry, `__call`, with the operation's name. The waiters and `watchTask` are the module's\n\

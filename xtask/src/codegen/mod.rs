@@ -11,49 +11,29 @@ mod rust;
 mod ts;
 
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use tunesmith_protocol::endpoints::{Method, Op};
 
-/// A generated file: where it goes, and its text.
-pub struct Output {
-    pub path: &'static str,
-    pub text: String,
-}
-
-/// Every generated file, from the declarations of the protocol crate linked into xtask.
-pub fn outputs() -> Result<Vec<Output>> {
+/// Every generated file (its path from the root, and its text), from the declarations of the
+/// protocol crate linked into xtask.
+pub fn outputs() -> Result<Vec<(&'static str, String)>> {
+    let readme = std::fs::read_to_string(crate::root().join("README.md"))?;
     Ok(vec![
-        Output {
-            path: "protocol/src/wire/generated.rs",
-            text: rustfmt(&rust::wire())?,
-        },
-        Output {
-            path: "src/ts/generated.d.ts",
-            text: ts::declarations(),
-        },
-        Output {
-            path: "pkg-template/index.d.ts",
-            text: ts::index_entry(&hand_written_exports()?),
-        },
-        Output {
-            path: "pkg-template/server/routes.js",
-            text: routes::server_routes(),
-        },
-        Output {
-            path: "pkg-template/methods.generated.js",
-            text: methods::methods(),
-        },
-        Output {
-            path: "pkg-template/operations.generated.js",
-            text: operations::operations(),
-        },
-        Output {
-            path: "README.md",
-            text: replace_region(
-                &std::fs::read_to_string(crate::root().join("README.md"))?,
-                "operations",
-                &ts::operations_table(),
-            )?,
-        },
+        ("protocol/src/wire/generated.rs", rustfmt(&rust::wire())?),
+        ("src/ts/generated.d.ts", ts::declarations()),
+        (
+            "pkg-template/index.d.ts",
+            ts::index_entry(&hand_written_exports()?),
+        ),
+        ("pkg-template/server/routes.js", routes::server_routes()),
+        ("pkg-template/methods.generated.js", methods::methods()),
+        (
+            "pkg-template/operations.generated.js",
+            operations::operations(),
+        ),
+        (
+            "README.md",
+            replace_region(&readme, "operations", &ts::operations_table())?,
+        ),
     ])
 }
 
@@ -72,25 +52,20 @@ fn replace_region(text: &str, name: &str, body: &str) -> Result<String> {
 }
 
 /// Writes every generated file; with `check`, writes nothing and fails on any difference.
-pub fn run(check: bool) -> Result<bool> {
+pub fn run(check: bool) -> Result<()> {
     let root = crate::root();
     let mut stale = Vec::new();
-    for out in outputs()? {
-        let path = root.join(out.path);
+    for (rel, text) in outputs()? {
+        let path = root.join(rel);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
-        if current == out.text {
+        if current == text {
             continue;
         }
         if check {
-            stale.push(format!(
-                "{} ({})",
-                out.path,
-                first_difference(&current, &out.text)
-            ));
+            stale.push(format!("{rel} ({})", first_difference(&current, &text)));
         } else {
-            std::fs::write(&path, &out.text)
-                .with_context(|| format!("writing {}", path.display()))?;
-            println!("codegen: wrote {}", out.path);
+            std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+            println!("codegen: wrote {rel}");
         }
     }
     if !stale.is_empty() {
@@ -102,21 +77,17 @@ pub fn run(check: bool) -> Result<bool> {
     if check {
         println!("codegen: every generated file matches protocol/");
     }
-    Ok(true)
+    Ok(())
 }
 
 fn first_difference(current: &str, wanted: &str) -> String {
-    let mut cur = current.lines();
+    let mut have = current.lines();
     for (i, want) in wanted.lines().enumerate() {
-        match cur.next() {
-            Some(have) if have == want => continue,
+        match have.next() {
+            Some(have) if have == want => {}
             Some(have) => {
-                return format!(
-                    "line {}: has `{}`, declared `{}`",
-                    i + 1,
-                    have.trim(),
-                    want.trim()
-                )
+                let (have, want) = (have.trim(), want.trim());
+                return format!("line {}: has `{have}`, declared `{want}`", i + 1);
             }
             None => return format!("line {}: missing `{}`", i + 1, want.trim()),
         }
@@ -134,9 +105,8 @@ fn rustfmt(code: &str) -> Result<String> {
         .stdout(Stdio::piped())
         .spawn()
         .context("running rustfmt")?;
-    child
-        .stdin
-        .take()
+    let stdin = child.stdin.take();
+    stdin
         .context("rustfmt's stdin")?
         .write_all(code.as_bytes())?;
     let out = child.wait_with_output()?;
@@ -147,31 +117,41 @@ fn rustfmt(code: &str) -> Result<String> {
 }
 
 /// The comment every generated file starts with.
-pub fn header(comment: &str) -> String {
-    format!("{comment} Generated by `cargo xtask codegen` from protocol/: do not edit by hand.\n")
+pub const HEADER: &str =
+    "// Generated by `cargo xtask codegen` from protocol/: do not edit by hand.\n";
+
+/// `items` each in double quotes, joined by `sep`: a TypeScript union or a JS array's items.
+pub fn quoted<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, sep: &str) -> String {
+    let items: Vec<String> = items.into_iter().map(|s| format!("\"{s}\"")).collect();
+    items.join(sep)
 }
 
-/// A Rust identifier for a name that may be a keyword.
-pub fn rust_ident(name: &str) -> String {
-    match name {
-        "type" | "match" | "ref" | "use" | "mod" | "move" | "fn" | "impl" => format!("r#{name}"),
-        _ => name.to_owned(),
+pub fn http_method(op: Op) -> &'static str {
+    match op.endpoint().method {
+        Method::Get => "GET",
+        Method::Post => "POST",
     }
 }
 
-/// The hand-written TypeScript files of the package, in the order they are emitted.
-pub const HAND_WRITTEN_TS: &[&str] = &[
-    "src/ts/options.d.ts",
-    "src/ts/waiters.d.ts",
-    "src/ts/uploads.d.ts",
-];
+/// Each request type once, with the first operation that takes it.
+pub fn request_types() -> Vec<(&'static str, Op)> {
+    let mut seen: Vec<(&'static str, Op)> = Vec::new();
+    for op in Op::ALL {
+        match op.request_type() {
+            Some(name) if !seen.iter().any(|(n, _)| *n == name) => seen.push((name, op)),
+            _ => {}
+        }
+    }
+    seen
+}
 
-/// Names exported by the hand-written `.d.ts` files (`export interface X`, `export type X`).
+/// Names exported by the hand-written `.d.ts` files (`export interface X`, `export type X`), in
+/// the order they are emitted.
 fn hand_written_exports() -> Result<Vec<String>> {
     let mut names = Vec::new();
-    for rel in HAND_WRITTEN_TS {
-        let path: PathBuf = crate::root().join(rel);
-        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {rel}"))?;
+    for rel in ["options", "waiters", "uploads"].map(|f| format!("src/ts/{f}.d.ts")) {
+        let text = std::fs::read_to_string(crate::root().join(&rel))
+            .with_context(|| format!("reading {rel}"))?;
         names.extend(ts::exported_type_names(&text));
     }
     Ok(names)

@@ -3,34 +3,22 @@
 //! takes its arguments, the task family it starts or reads, and the JSON Schema of its request
 //! and of what it resolves with, from the same declarations as the emulator's `/openapi.json`.
 
-use super::header;
+use super::{quoted, HEADER};
 use serde_json::{json, Value};
-use tunesmith_protocol::endpoints::CALLBACK_FIELDS;
 use tunesmith_protocol::json_schema;
 use tunesmith_protocol::Op;
 
-/// How the client's method takes its arguments.
-fn call(op: Op) -> &'static str {
-    match op {
-        Op::UploadStream => "file",
-        Op::UploadFromUrl => "url",
-        Op::UploadBase64 => "base64",
-        _ if op.endpoint().fields.is_empty() => "none",
-        _ => "request",
-    }
-}
-
-/// The request field an upload method takes as its first argument (the rest are its options).
-fn first_argument(op: Op) -> Value {
-    match op {
-        Op::UploadFromUrl => json!("fileUrl"),
-        Op::UploadBase64 => json!("base64Data"),
-        _ => Value::Null,
-    }
-}
-
 fn entry(op: Op) -> Value {
     let e = op.endpoint();
+    // How the client's method takes its arguments, and the request field an upload method takes
+    // first (the rest are its options).
+    let (call, first_argument) = match op {
+        Op::UploadStream => ("file", None),
+        Op::UploadFromUrl => ("url", Some("fileUrl")),
+        Op::UploadBase64 => ("base64", Some("base64Data")),
+        _ if e.fields.is_empty() => ("none", None),
+        _ => ("request", None),
+    };
     let created = op.creates();
     let family = created.or(op.queries());
     json!({
@@ -40,9 +28,9 @@ fn entry(op: Op) -> Value {
         "waiter": family.map(|f| f.waiter_name()),
         "query": family.map(|f| f.query().endpoint().name),
         "queryField": family.map(|f| f.query_field()),
-        "call": call(op),
-        "callback": e.fields.iter().find(|f| CALLBACK_FIELDS.contains(&f.name)).map(|f| f.name),
-        "firstArgument": first_argument(op),
+        "call": call,
+        "callback": e.callback_field(),
+        "firstArgument": first_argument,
         "input": json_schema::request(op),
         "output": json_schema::record(op.output()),
         "finalOutput": created.map(|f| json_schema::record(f.query().output())),
@@ -50,7 +38,7 @@ fn entry(op: Op) -> Value {
 }
 
 pub fn operations() -> String {
-    let mut out = header("//");
+    let mut out = HEADER.to_owned();
     out.push_str(
         "// Every operation of the client, as the MCP server (`tunesmith/mcp`) and the CLI present it:\n\
          // `call` says how the method takes its arguments (`request`: one object; `none`; `file`, `url`,\n\
@@ -72,12 +60,7 @@ pub fn operations() -> String {
     out.push_str(
         "];\n\n// Every `kind` an error of the client can have.\nexport const ERROR_KINDS = [",
     );
-    let kinds: Vec<String> = tunesmith_protocol::schema::ERROR_KIND
-        .values
-        .iter()
-        .map(|k| format!("\"{k}\""))
-        .collect();
-    out.push_str(&kinds.join(", "));
+    out.push_str(&quoted(tunesmith_protocol::schema::ERROR_KIND.values, ", "));
     out.push_str("];\n");
     out
 }

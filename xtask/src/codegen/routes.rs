@@ -2,15 +2,16 @@
 //! forward, from the endpoint table; and what the client's waiters decide, for the page's push
 //! waiter (`push.js`). A table in JS costs the wasm module nothing.
 
-use super::header;
-use tunesmith_protocol::endpoints::{Host, Method, TASK_ID_FIELDS};
+use super::{http_method, quoted, HEADER};
+use serde_json::json;
+use tunesmith_protocol::endpoints::{Host, TASK_ID_FIELDS};
 use tunesmith_protocol::family::MUSIC_STAGES;
 use tunesmith_protocol::schedule::{DEFAULT_MAX_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::Op;
 use tunesmith_protocol::{Observed, Stage, TaskFamily, TaskState};
 
 pub fn server_routes() -> String {
-    let mut out = header("//");
+    let mut out = HEADER.to_owned();
     out.push_str(
         "// Every operation of the service: its host, method and path (`{svc}`: the service segment), whether\n\
          // it creates (and charges for) a task, the task family it creates or queries, the field that\n\
@@ -19,39 +20,23 @@ pub fn server_routes() -> String {
     );
     for op in Op::ALL {
         let e = op.endpoint();
-        let method = match e.method {
-            Method::Get => "GET",
-            Method::Post => "POST",
-        };
         let host = match e.host {
             Host::Music => "music",
             Host::Upload => "upload",
         };
-        let family = op
-            .creates()
-            .or(op.queries())
-            .map_or("null".to_owned(), |f| format!("\"{}\"", f.as_str()));
-        let callback = e
-            .callback_field()
-            .map_or("null".to_owned(), |f| format!("\"{f}\""));
-        let task_ids: Vec<String> = e
-            .fields
-            .iter()
-            .filter(|f| TASK_ID_FIELDS.contains(&f.name))
-            .map(|f| format!("\"{}\"", f.name))
-            .collect();
+        // JSON's `"name"` or `null`.
+        let family = json!(op.creates().or(op.queries()).map(|f| f.as_str()));
+        let callback = json!(e.callback_field());
+        let task_ids = e.fields.iter().map(|f| f.name);
+        let task_ids = quoted(task_ids.filter(|f| TASK_ID_FIELDS.contains(f)), ", ");
         out.push_str(&format!(
-            "  {{ operation: \"{}\", host: \"{host}\", method: \"{method}\", path: \"{}\", creates: {}, family: {family}, callback: {callback}, taskIds: [{}] }},\n",
-            e.name, e.path, e.creates_task(), task_ids.join(", ")
+            "  {{ operation: \"{}\", host: \"{host}\", method: \"{}\", path: \"{}\", creates: {}, family: {family}, callback: {callback}, taskIds: [{task_ids}] }},\n",
+            e.name, http_method(op), e.path, e.creates_task()
         ));
     }
     out.push_str("];\n\n// The waiter of each task family.\nexport const WAITERS = {\n");
-    for kind in TaskFamily::ALL {
-        out.push_str(&format!(
-            "  {}: \"{}\",\n",
-            kind.as_str(),
-            kind.waiter_name()
-        ));
+    for (family, waiter) in TaskFamily::ALL.map(|f| (f.as_str(), f.waiter_name())) {
+        out.push_str(&format!("  {family}: \"{waiter}\",\n"));
     }
     out.push_str("};\n");
     out.push_str(&waiting());
@@ -62,28 +47,21 @@ pub fn server_routes() -> String {
 /// way to the end (reported once, when this rises), a music task's stages in order (one passed
 /// between two events is reported before the next), the states that end a task, the defaults.
 fn waiting() -> String {
-    let list = |items: Vec<String>| items.join(", ");
-    let music = TaskFamily::Music;
     let stage_rank = Stage::ALL.map(|stage| {
-        let running = Observed {
+        let rank = TaskFamily::Music.rank(Observed {
             state: TaskState::Running,
             stage,
-        };
-        format!("{}: {}", stage.as_str(), music.rank(running))
+        });
+        format!("{}: {rank}", stage.as_str())
     });
     let state_rank = TaskState::ALL.map(|state| {
-        let seen = Observed {
+        let rank = TaskFamily::Cover.rank(Observed {
             state,
             stage: Stage::Pending,
-        };
-        format!("{}: {}", state.as_str(), TaskFamily::Cover.rank(seen))
+        });
+        format!("{}: {rank}", state.as_str())
     });
-    let stages = MUSIC_STAGES.map(|s| format!("\"{}\"", s.as_str()));
-    let finals: Vec<String> = TaskState::ALL
-        .into_iter()
-        .filter(|s| s.is_final())
-        .map(|s| format!("\"{}\"", s.as_str()))
-        .collect();
+    let finals = TaskState::ALL.into_iter().filter(|s| s.is_final());
     format!(
         "\n// What the client's waiters decide, for the push waiter (push.js): how far a record is on the\n\
          // way to the end (a record is reported when this rises: a music task by stage, the other\n\
@@ -95,9 +73,9 @@ fn waiting() -> String {
          export const FINAL_STATES = [{}];\n\
          export const DEFAULT_WAIT_TIMEOUT_MS = {DEFAULT_WAIT_TIMEOUT_MS};\n\
          export const DEFAULT_MAX_INTERVAL_MS = {DEFAULT_MAX_INTERVAL_MS};\n",
-        list(stage_rank.to_vec()),
-        list(state_rank.to_vec()),
-        list(stages.to_vec()),
-        list(finals),
+        stage_rank.join(", "),
+        state_rank.join(", "),
+        quoted(MUSIC_STAGES.map(Stage::as_str), ", "),
+        quoted(finals.map(TaskState::as_str), ", "),
     )
 }

@@ -1,40 +1,37 @@
 //! Writes the package's TypeScript from the declarations: vocabularies, requests (with their
 //! rules in the doc comments), records, answers, callback events, the waiters' options with their
 //! defaults, the `Client` methods with their overloads, and the browser entry's export list.
-//! Over 400 lines on purpose: one writer per kind of declaration, in the order the `.d.ts` has
-//! them.
 
-use super::header;
+use super::{http_method, quoted, request_types, HEADER};
 use std::collections::BTreeSet;
 use tunesmith_protocol::codes::ErrorKind;
-use tunesmith_protocol::endpoints::Op;
+use tunesmith_protocol::endpoints::{Host, Op};
 use tunesmith_protocol::num;
 use tunesmith_protocol::rules::{FieldRule, Kind};
 use tunesmith_protocol::schedule;
-use tunesmith_protocol::schema::{Record, Ty, Union, Vocab, ERROR_KIND, UNIONS, VOCABS};
+use tunesmith_protocol::schema::{Record, Ty, Union, Vocab, ERROR_KIND, RECORDS, UNIONS, VOCABS};
 use tunesmith_protocol::waiter::LAST_QUERY_LEAD_MS;
 use tunesmith_protocol::TaskFamily;
 
 pub fn declarations() -> String {
-    let mut out = header("//");
+    let mut out = HEADER.to_owned();
     out.push_str("// The facts of the service as the package's types: edit protocol/, then run the generator.\n");
     section(&mut out, "Vocabularies");
     for v in VOCABS {
         vocab(&mut out, v);
     }
-    let service_kinds: Vec<String> = ErrorKind::ALL
-        .iter()
-        .map(|k| format!("\"{}\"", k.as_str()))
-        .collect();
     out.push_str(&format!(
         "\n/** The kinds an `ApiError` can have: what the service's answer means for the endpoint's family. */\nexport type ServiceErrorKind = Extract<{}, {}>;\n",
         ERROR_KIND.name,
-        service_kinds.join(" | ")
+        quoted(ErrorKind::ALL.map(ErrorKind::as_str), " | ")
     ));
 
     section(&mut out, "Requests");
+    // Uploads take a file and options; only their storage target is a named request type.
     for (name, op) in request_types() {
-        request(&mut out, name, op);
+        if !op.is_upload() || op == Op::UploadStream {
+            request(&mut out, name, op);
+        }
     }
 
     section(&mut out, "Records, answers and callback events");
@@ -75,44 +72,21 @@ fn doc(out: &mut String, indent: &str, text: &str) {
 }
 
 fn vocab(out: &mut String, v: &Vocab) {
+    // The doc, then a list of the values that have a meaning of their own.
     let mut text = v.doc.to_owned();
-    let meanings: Vec<String> = v
+    let meanings = v
         .values
         .iter()
         .zip(v.value_docs)
-        .filter(|(_, d)| !d.is_empty())
-        .map(|(value, d)| format!("- `{value}`: {d}"))
-        .collect();
-    if !meanings.is_empty() {
-        text.push_str("\n\n");
-        text.push_str(&meanings.join("\n"));
+        .filter(|(_, d)| !d.is_empty());
+    for (i, (value, meaning)) in meanings.enumerate() {
+        let before = if i == 0 { "\n\n" } else { "\n" };
+        text.push_str(&format!("{before}- `{value}`: {meaning}"));
     }
     out.push('\n');
     doc(out, "", &text);
-    let values: Vec<String> = v.values.iter().map(|s| format!("\"{s}\"")).collect();
-    out.push_str(&format!(
-        "export type {} = {};\n",
-        v.name,
-        values.join(" | ")
-    ));
-}
-
-/// The request types the TypeScript declares, each with the first operation that takes it.
-fn request_types() -> Vec<(&'static str, Op)> {
-    let mut seen: Vec<(&'static str, Op)> = Vec::new();
-    for op in Op::ALL {
-        let Some(name) = op.request_type() else {
-            continue;
-        };
-        // Uploads take a file and options; only their storage target is a named request type.
-        if op.is_upload() && op != Op::UploadStream {
-            continue;
-        }
-        if !seen.iter().any(|(n, _)| *n == name) {
-            seen.push((name, op));
-        }
-    }
-    seen
+    let values = quoted(v.values, " | ");
+    out.push_str(&format!("export type {} = {values};\n", v.name));
 }
 
 fn vocab_named(values: &[&str]) -> Option<&'static Vocab> {
@@ -129,20 +103,13 @@ fn kind_type(kind: Kind) -> String {
         Kind::Integer { .. } => "number".into(),
         Kind::Bool => "boolean".into(),
         Kind::UrlList { .. } => "string[]".into(),
-        Kind::OneOf(values) => match vocab_named(values) {
-            Some(v) => v.name.into(),
-            None => values
-                .iter()
-                .map(|s| format!("\"{s}\""))
-                .collect::<Vec<_>>()
-                .join(" | "),
-        },
+        Kind::OneOf(values) => vocab_named(values).map_or(quoted(values, " | "), |v| v.name.into()),
         _ => "string".into(),
     }
 }
 
 /// The rule of a field, in words, for its doc comment.
-pub fn rule_text(kind: Kind) -> Option<String> {
+fn rule_text(kind: Kind) -> Option<String> {
     Some(match kind {
         Kind::Text { max: Some(max) } => format!("At most {max} characters."),
         Kind::Text { max: None } => return None,
@@ -192,53 +159,40 @@ fn field_rule(out: &mut String, f: &FieldRule) {
             .contains(&rule.trim_end_matches('.').to_ascii_lowercase())
     };
     if let Some(rule) = rule_text(f.kind).filter(|r| !stated(r)) {
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(&rule);
+        text = format!("{text} {rule}").trim_start().to_owned();
     }
     doc(out, "  ", &text);
     let q = if f.required { "" } else { "?" };
     out.push_str(&format!("  {}{q}: {};\n", f.name, kind_type(f.kind)));
 }
 
-/// Records the client returns, and every record they contain, in declaration order.
+/// Records the client returns, and every record they contain, in declaration order (so that the
+/// file reads like the schema).
 fn reachable_records() -> Vec<&'static Record> {
-    fn visit(ty: &Ty, seen: &mut BTreeSet<&'static str>, list: &mut Vec<&'static Record>) {
+    fn visit(ty: &Ty, seen: &mut BTreeSet<&'static str>) {
         match ty {
-            Ty::Ref(r) => add(r, seen, list),
-            Ty::List(t) | Ty::Null(t) => visit(t, seen, list),
-            Ty::Union(u) => u.members.iter().for_each(|m| add(m, seen, list)),
+            Ty::Ref(r) => add(r, seen),
+            Ty::List(t) | Ty::Null(t) => visit(t, seen),
+            Ty::Union(u) => u.members.iter().for_each(|m| add(m, seen)),
             _ => {}
         }
     }
-    fn add(r: &'static Record, seen: &mut BTreeSet<&'static str>, list: &mut Vec<&'static Record>) {
-        if !seen.insert(r.name) {
-            return;
+    fn add(r: &'static Record, seen: &mut BTreeSet<&'static str>) {
+        if seen.insert(r.name) {
+            r.extends.into_iter().for_each(|base| add(base, seen));
+            r.fields.iter().for_each(|f| visit(&f.ty, seen));
         }
-        if let Some(base) = r.extends {
-            add(base, seen, list);
-        }
-        for f in r.fields {
-            visit(&f.ty, seen, list);
-        }
-        list.push(r);
     }
     let mut seen = BTreeSet::new();
-    let mut list = Vec::new();
-    for op in Op::ALL {
-        add(op.output(), &mut seen, &mut list);
-    }
-    for u in UNIONS {
-        u.members.iter().for_each(|m| add(m, &mut seen, &mut list));
-    }
-    // Declaration order, so that the file reads like the schema.
-    let order: Vec<&str> = tunesmith_protocol::schema::RECORDS
+    Op::ALL
+        .into_iter()
+        .for_each(|op| add(op.output(), &mut seen));
+    UNIONS
         .iter()
-        .map(|r| r.name)
-        .collect();
-    list.sort_by_key(|r| order.iter().position(|n| *n == r.name));
-    list
+        .flat_map(|u| u.members)
+        .for_each(|m| add(m, &mut seen));
+    let records = RECORDS.iter().copied();
+    records.filter(|r| seen.contains(r.name)).collect()
 }
 
 pub fn ts_type(ty: &Ty) -> String {
@@ -262,13 +216,10 @@ pub fn ts_type(ty: &Ty) -> String {
 pub(super) fn record(out: &mut String, r: &Record) {
     out.push('\n');
     doc(out, "", r.doc);
-    match r.extends {
-        Some(base) => out.push_str(&format!(
-            "export interface {} extends {} {{\n",
-            r.name, base.name
-        )),
-        None => out.push_str(&format!("export interface {} {{\n", r.name)),
-    }
+    let extends = r
+        .extends
+        .map_or(String::new(), |b| format!(" extends {}", b.name));
+    out.push_str(&format!("export interface {}{extends} {{\n", r.name));
     for f in r.fields {
         doc(out, "  ", f.doc);
         let q = if f.optional { "?" } else { "" };
@@ -337,54 +288,37 @@ fn client(out: &mut String) {
     out.push_str(
         "\n/**\n * The operations of the service. Every method validates its request before the network (rejecting\n * with `ValidationError`, nothing sent) and rejects with `ApiError`, `NetworkError`, `TimeoutError`\n * or `AbortError` otherwise. Task-creating methods take `wait: true` or `wait: { ...WaitOptions }`\n * (in the options, or in the request, where it is removed before sending) and then resolve with the\n * task's final record, as the family's waiter does.\n */\nexport interface Client {\n",
     );
-    for op in Op::ALL {
-        if op.is_upload() {
-            continue;
-        }
+    for op in Op::ALL.into_iter().filter(|op| !op.is_upload()) {
         let e = op.endpoint();
-        let output = op.output().name;
         let mut text = format!("{}.", e.summary);
+        let req = op.request_type();
+        let req = req.map_or("request?: Record<string, never>".into(), |r| {
+            format!("request: {r}")
+        });
+        // A creating method resolves with the task's final record when told to wait, in its
+        // options or in its request.
+        let mut signatures = Vec::new();
         if let Some(kind) = op.creates() {
             let record = kind.query().output().name;
             text.push_str(&format!(
                 " Resolves with `{{ taskId }}`; with `wait`, with the final `{record}` (as `{}`).",
                 kind.waiter_name()
             ));
-            doc(out, "  ", &text);
-            let req = op.request_type().unwrap_or("never");
-            let name = e.name;
-            out.push_str(&format!(
-                "  {name}(request: {req}, options: RequestOptions & {{ wait: Wait<{record}> }}): Promise<{record}>;\n"
-            ));
-            out.push_str(&format!(
-                "  {name}(request: {req} & {{ wait: Wait<{record}> }}, options?: RequestOptions): Promise<{record}>;\n"
-            ));
-            out.push_str(&format!(
-                "  {name}(request: {req}, options?: RequestOptions): Promise<{output}>;\n"
-            ));
-        } else {
-            doc(out, "  ", &text);
-            let req = match op.request_type() {
-                Some(r) => format!("request: {r}"),
-                None => "request?: Record<string, never>".to_owned(),
-            };
-            out.push_str(&format!(
-                "  {}({req}, options?: RequestOptions): Promise<{output}>;\n",
-                e.name
-            ));
+            let wait = format!("{{ wait: Wait<{record}> }}");
+            signatures.push((format!("{req}, options: RequestOptions & {wait}"), record));
+            signatures.push((format!("{req} & {wait}, options?: RequestOptions"), record));
+        }
+        signatures.push((format!("{req}, options?: RequestOptions"), op.output().name));
+        doc(out, "  ", &text);
+        for (args, resolves) in signatures {
+            out.push_str(&format!("  {}({args}): Promise<{resolves}>;\n", e.name));
         }
     }
     for kind in TaskFamily::ALL {
-        let record = kind.query().output().name;
-        let query = kind.query().endpoint().name;
-        doc(
-            out,
-            "  ",
-            &format!(
-                "Waits for a {} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.",
-                kind.as_str().replace('_', " ")
-            ),
-        );
+        let (record, query) = (kind.query().output().name, kind.query().endpoint().name);
+        let family = kind.as_str().replace('_', " ");
+        let text = format!("Waits for a {family} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.");
+        doc(out, "  ", &text);
         out.push_str(&format!(
             "  {}(taskId: string | TaskCreated, options?: WaitOptions<{record}>): Promise<{record}>;\n",
             kind.waiter_name()
@@ -395,16 +329,11 @@ fn client(out: &mut String) {
 
 /// The README's table of every operation, from the endpoint table.
 pub fn operations_table() -> String {
-    use tunesmith_protocol::endpoints::{Host, Method};
     let mut out = String::from(
         "| method | request | what it does | credits (emulator) | resolves with | how to wait |\n|---|---|---|---|---|---|\n",
     );
     for op in Op::ALL {
         let e = op.endpoint();
-        let http = match e.method {
-            Method::Get => "GET",
-            Method::Post => "POST",
-        };
         let host = match e.host {
             Host::Music => "",
             Host::Upload => " (upload host)",
@@ -414,8 +343,9 @@ pub fn operations_table() -> String {
             None => "answers at once".to_owned(),
         };
         out.push_str(&format!(
-            "| `{}` | `{http} {}`{host} | {} | {} | `{}` | {wait} |\n",
+            "| `{}` | `{} {}`{host} | {} | {} | `{}` | {wait} |\n",
             e.name,
+            http_method(op),
             e.path,
             e.summary.replace('|', "\\|"),
             op.price().describe(),
@@ -449,13 +379,14 @@ pub fn exported_type_names(text: &str) -> Vec<String> {
 pub fn index_entry(hand_written: &[String]) -> String {
     let mut names = exported_type_names(&declarations());
     for n in hand_written {
-        if !names.contains(n) && n != "Client" {
+        if !names.contains(n) {
             names.push(n.clone());
         }
     }
+    // `Client` is the class itself, exported as a value.
     names.retain(|n| n != "Client");
     let mut out = String::from("/// <reference lib=\"esnext.disposable\" />\n");
-    out.push_str(&header("//"));
+    out.push_str(HEADER);
     out.push_str("// The generated class declarations use `Symbol.dispose`; the reference keeps them checking under any `lib`.\n");
     out.push_str("export { Client, CallbackDeduper, parseCallback } from \"./tunesmith.js\";\nexport type {\n");
     for n in names {
