@@ -340,10 +340,7 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("50001 B") && e.contains("1 B over"), "{e}");
-        assert!(
-            e.contains("wasm 40000") && e.contains("tunesmith.js 10001"),
-            "{e}"
-        );
+        assert!(e.contains("wasm 40000") && e.contains("glue 10001"), "{e}");
     }
 
     #[test]
