@@ -140,6 +140,17 @@ async fn call_op(
     options: JsValue,
 ) -> Result<JsValue, Error> {
     let opts = CallOptions::from_js(&Arg::new(options, "options"))?;
+    send_request(inner, op, request, opts).await
+}
+
+/// Validates `request` with `op`'s rules, sends it and shapes the answer: every operation's path
+/// from its request object on (`uploadFromUrl` builds its own from the URL and the options).
+pub(crate) async fn send_request(
+    inner: &Driver,
+    op: Op,
+    request: JsValue,
+    opts: CallOptions,
+) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
     let request = if request.is_undefined() && endpoint.fields.is_empty() {
         js_sys::Object::new().into()

@@ -1,13 +1,12 @@
 //! `uploadFromUrl`: the upload host downloads and stores a public http(s) file.
 
-use super::options::UploadOptions;
-use super::send::check;
-use crate::driver::{Body, Driver};
+use super::options::target;
+use crate::driver::CallOptions;
+use crate::driver::Driver;
 use crate::errors::Error;
-use crate::js::{self, get, set, Arg};
-use crate::normalize;
+use crate::js::{set, Arg};
 use crate::{settle, Client};
-use js_sys::{Object, Promise};
+use js_sys::Promise;
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
@@ -28,7 +27,8 @@ impl Client {
 }
 
 async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<JsValue, Error> {
-    let opts = UploadOptions::from_js(&options)?;
+    let call = CallOptions::from_js(&options)?;
+    let request = target(&options)?;
     // A `URL` object is as good as its text.
     let file_url = match file_url.is_object() {
         true => match file_url.field_named("href", "fileUrl")? {
@@ -37,22 +37,7 @@ async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<
         },
         false => file_url,
     };
-    let request = Object::new();
+    // `{ fileUrl, uploadPath, fileName }`: a request like any other operation's from here on.
     set(&request, "fileUrl", file_url.value());
-    for name in ["uploadPath", "fileName"] {
-        let value = get(&opts.fields, name);
-        if !value.is_undefined() {
-            set(&request, name, &value);
-        }
-    }
-    check(Op::UploadFromUrl, &request)?;
-    // Strings only (`check` ran): its JSON form exists.
-    let json = js::json_text(&request)
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| js_sys::JsString::from("{}"));
-    let data = inner
-        .execute(Op::UploadFromUrl, Body::Json(json), &[], &opts.call)
-        .await?;
-    Ok(normalize::output(Op::UploadFromUrl, data))
+    crate::send_request(inner, Op::UploadFromUrl, request.into(), call).await
 }

@@ -26,14 +26,7 @@ impl UploadOptions {
     #[inline(never)]
     pub fn from_js(v: &Arg) -> Result<UploadOptions, Error> {
         let call = CallOptions::from_js(v)?;
-        // Strings or nothing, checked by the protocol's rules (`check`) before anything is sent.
-        let fields = Object::new();
-        for name in ["uploadPath", "fileName"] {
-            let value = v.field(name)?;
-            if !value.is_absent() {
-                set(&fields, name, value.value());
-            }
-        }
+        let fields = target(v)?;
         let method = v.field("method")?;
         let method = match method.text()?.as_deref() {
             _ if method.is_absent() => Method::Stream,
@@ -80,4 +73,17 @@ impl UploadOptions {
     pub fn file_name(&self) -> Option<String> {
         get(&self.fields, "fileName").as_string()
     }
+}
+
+/// `uploadPath` and `fileName` of the options, as given: the request fields sent beside the
+/// payload. Strings or nothing, checked by the protocol's rules before anything is sent.
+pub fn target(v: &Arg) -> Result<Object, Error> {
+    let fields = Object::new();
+    for name in ["uploadPath", "fileName"] {
+        let value = v.field(name)?;
+        if !value.is_absent() {
+            set(&fields, name, value.value());
+        }
+    }
+    Ok(fields)
 }
