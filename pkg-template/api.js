@@ -1,10 +1,10 @@
 // The public API, re-exported once for both entries (index.js, node.js), which differ only in how
 // they load the wasm before anything here is called.
-import { Client as WasmClient } from "./tunesmith.js";
+import { Client as WasmClient, __callbackKey } from "./tunesmith.js";
 import { TunesmithError, ValidationError } from "./__ERRORS_SNIPPET__";
 import { OPERATION_METHODS } from "./methods.generated.js";
 
-export { CallbackDeduper, parseCallback } from "./tunesmith.js";
+export { parseCallback } from "./tunesmith.js";
 export {
   TunesmithError,
   ValidationError,
@@ -101,4 +101,69 @@ for (const name of Object.getOwnPropertyNames(WasmClient.prototype)) {
     writable: true,
     configurable: true,
   });
+}
+
+/** The keys of a CallbackDeduper, or null for another value (set by the class's static block). */
+let seenOf;
+
+/**
+ * Remembers which task stages a callback handler has seen, so that it acts on each once even when
+ * the service delivers it again. Bounded: the least recently seen keys are forgotten first (a
+ * `Map` keeps insertion order, so delete-then-set moves a key to the back). An event's key (family,
+ * task, stage) is the module's, read as `parseCallback` reads a body. Written here rather than as a
+ * wasm class: the class's glue and methods cost the module about 1.7 KB gzipped, this some 400 B.
+ */
+export class CallbackDeduper {
+  #seen = new Map();
+  #max = 10000;
+
+  /** `new CallbackDeduper()` or `new CallbackDeduper({ maxEntries })` (default 10000). */
+  constructor(options) {
+    let max;
+    try {
+      max = Object(options) === options ? options.maxEntries : undefined;
+    } catch (cause) {
+      throw new ValidationError("the CallbackDeduper options could not be read", { field: "options", rule: "type", cause });
+    }
+    if (max == null) return;
+    if (!Number.isInteger(max) || max < 1 || max > 1e7) {
+      throw new ValidationError("`maxEntries` must be a whole number from 1 to 10000000", { field: "maxEntries", rule: "range" });
+    }
+    this.#max = max;
+  }
+
+  /** True the first time this family, task and stage is seen; false for a repeated delivery. */
+  isNew(event) {
+    const seen = deduper(this, "isNew");
+    const key = __callbackKey(event);
+    // A repeat counts as recent use, so that a retried delivery keeps its key alive.
+    const repeat = seen.delete(key);
+    for (const oldest of seen.keys()) {
+      if (repeat || seen.size < this.#max) break;
+      seen.delete(oldest);
+    }
+    seen.set(key, true);
+    return !repeat;
+  }
+
+  /** Forgets an event, so that its next delivery counts as new (when handling it failed). */
+  forget(event) {
+    return deduper(this, "forget").delete(__callbackKey(event));
+  }
+
+  /** How many keys are remembered. */
+  get size() {
+    return deduper(this, "size").size;
+  }
+
+  static {
+    seenOf = (self) => (Object(self) === self && #seen in self ? self.#seen : null);
+  }
+}
+
+/** The keys of `self`, a CallbackDeduper; a typed error for another value a method was called on. */
+function deduper(self, name) {
+  const seen = seenOf(self);
+  if (!seen) throw new TunesmithError(`${name} must be called on a CallbackDeduper`, { kind: "configuration" });
+  return seen;
 }

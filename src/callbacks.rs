@@ -1,6 +1,7 @@
 //! The receiving side of callbacks: `parseCallback` turns any documented body into a typed event,
-//! `CallbackDeduper` lets a handler act on each stage of a task once. Decisions are
-//! `tunesmith_protocol::callback`'s; this module reads and builds JS objects.
+//! and `__callbackKey` names its task stage for the package's `CallbackDeduper` (api.js), which
+//! lets a handler act on each stage once. Decisions are `tunesmith_protocol::callback`'s; this
+//! module reads and builds JS objects.
 
 use crate::errors::Error;
 use crate::js::{self, array_or_empty, get, is_plain_object, set, Arg, JsFields, MAX_JSON_UNITS};
@@ -200,74 +201,10 @@ fn key_of(event: &Arg) -> Result<String, Error> {
     }
 }
 
-/// Keys a deduper remembers by default: every stage of some thousands of tasks in flight.
-const DEFAULT_CAPACITY: usize = 10_000;
-
-/// Remembers which task stages a callback handler has seen, so that it acts on each once even when
-/// the service delivers it again. Bounded: the least recently seen keys are forgotten first.
-///
-/// The keys live in a JS `Map`, whose insertion order makes it an LRU (delete, then set again,
-/// moves a key to the back): no Rust hash map, which would add some 5 KB to the wasm.
-#[wasm_bindgen(skip_typescript)]
-pub struct CallbackDeduper {
-    seen: js_sys::Map,
-    capacity: usize,
-}
-
-#[wasm_bindgen]
-impl CallbackDeduper {
-    /// `new CallbackDeduper()` or `new CallbackDeduper({ maxEntries })` (default 10000).
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<JsValue>) -> Result<CallbackDeduper, JsValue> {
-        settle::entered()?;
-        let max = Arg::optional(options, "options").field("maxEntries")?;
-        let capacity = match max.number() {
-            _ if max.is_absent() => DEFAULT_CAPACITY,
-            Some(n) if n.fract() == 0.0 && (1.0..=10_000_000.0).contains(&n) => n as usize,
-            _ => {
-                return Err(max
-                    .invalid(
-                        "range",
-                        "`maxEntries` must be a whole number from 1 to 10000000",
-                    )
-                    .into_js())
-            }
-        };
-        Ok(CallbackDeduper {
-            seen: js_sys::Map::new(),
-            capacity,
-        })
-    }
-
-    /// True the first time this family, task and stage is seen; false for a repeated delivery.
-    // `&self`, as every method here (the Map is a JS object): a getter of `event` may call back
-    // into this deduper, which a `&mut self` borrow would refuse with a throw through wasm frames.
-    #[wasm_bindgen(js_name = isNew)]
-    pub fn is_new(&self, event: JsValue) -> Result<bool, JsValue> {
-        settle::entered()?;
-        let key = JsValue::from_str(&key_of(&Arg::new(event, "event")).map_err(Error::into_js)?);
-        // A repeat counts as recent use, so that a retried delivery keeps its key alive.
-        let seen = self.seen.delete(&key);
-        while !seen && self.seen.size() as usize >= self.capacity {
-            let Some(oldest) = self.seen.keys().next().ok().filter(|n| !n.done()) else {
-                break;
-            };
-            self.seen.delete(&oldest.value());
-        }
-        self.seen.set(&key, &JsValue::TRUE);
-        Ok(!seen)
-    }
-
-    /// Forgets an event, so that its next delivery counts as new (when handling it failed).
-    pub fn forget(&self, event: JsValue) -> Result<bool, JsValue> {
-        settle::entered()?;
-        let key = key_of(&Arg::new(event, "event")).map_err(Error::into_js)?;
-        Ok(self.seen.delete(&JsValue::from_str(&key)))
-    }
-
-    /// How many keys are remembered.
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
-        self.seen.size() as usize
-    }
+/// The dedup key of a callback event or raw body: what the package's `CallbackDeduper` (api.js)
+/// remembers. Throws `ValidationError` for anything that is not a documented callback.
+#[wasm_bindgen(js_name = "__callbackKey", skip_typescript)]
+pub fn callback_key(event: JsValue) -> Result<String, JsValue> {
+    settle::entered()?;
+    key_of(&Arg::new(event, "event")).map_err(Error::into_js)
 }

@@ -77,7 +77,7 @@ mod validate_export;
 mod waiters;
 mod watch;
 
-pub use callbacks::{parse_callback, CallbackDeduper};
+pub use callbacks::{callback_key, parse_callback};
 pub use client::Client;
 
 use driver::{Body, CallOptions, Config, Driver};

@@ -1,10 +1,12 @@
 //! Callbacks as the emulator really delivers them (captured by its inbox), for every family and
-//! stage: `parseCallback` types them, `CallbackDeduper` spots repeats, malformed bodies are refused.
+//! stage: `parseCallback` types them, a repeat has its first delivery's key (what the package's
+//! `CallbackDeduper` remembers, tested in tests/js/callback-deduper.test.mjs), malformed bodies are
+//! refused.
 
 use super::common::*;
 use js_sys::Array;
 use serde_json::json;
-use tunesmith::{parse_callback, CallbackDeduper, Client};
+use tunesmith::{callback_key, parse_callback, Client};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -237,42 +239,27 @@ async fn every_other_family_parses_on_success_and_failure() {
 }
 
 #[wasm_bindgen_test]
-async fn repeated_deliveries_are_duplicates() {
+async fn a_repeated_delivery_has_the_key_of_the_first() {
     let t = tag("cb-dup");
     let client = client(&t);
     // The receiver answers 500 to the first delivery: the service delivers the `text` stage again.
     let id = music_task(&client, &format!("{t}?status=500&times=1"), "twice").await;
     ok(client.wait_for_task(JsValue::from_str(&id), fast())).await;
     let bodies = delivered(&t, 4).await;
-    let deduper = CallbackDeduper::new(None).unwrap();
-    let fresh: Vec<bool> = bodies
+    // The key the package's CallbackDeduper remembers: one per family, task and stage.
+    let keys: Vec<String> = bodies
         .iter()
-        .map(|b| deduper.is_new(parsed(b)).unwrap())
+        .map(|b| callback_key(parsed(b)).unwrap())
         .collect();
-    assert_eq!(fresh, [true, false, true, true]);
-    assert_eq!(deduper.size(), 3);
-    // A raw body works too, and `forget` makes a stage new again.
-    assert!(!deduper.is_new(bodies[3].clone()).unwrap());
-    assert!(deduper.forget(bodies[3].clone()).unwrap());
-    assert!(
-        deduper
-            .is_new(JsValue::from_str(&show(&bodies[3])))
-            .unwrap(),
+    assert_eq!(keys[0], keys[1], "the redelivered `text` stage");
+    assert!(keys[1] != keys[2] && keys[2] != keys[3] && keys[1] != keys[3]);
+    // A raw body and its JSON text have the key of the event parsed from them.
+    assert_eq!(callback_key(bodies[3].clone()).unwrap(), keys[3]);
+    assert_eq!(
+        callback_key(JsValue::from_str(&show(&bodies[3]))).unwrap(),
+        keys[3],
         "a JSON string is parsed"
     );
-
-    // Bounded: the least recently seen key goes first.
-    let small = CallbackDeduper::new(Some(js(json!({ "maxEntries": 2 })))).unwrap();
-    let events: Vec<JsValue> = bodies.iter().map(parsed).collect();
-    assert!(small.is_new(events[0].clone()).unwrap());
-    assert!(small.is_new(events[2].clone()).unwrap());
-    assert!(small.is_new(events[3].clone()).unwrap());
-    assert_eq!(small.size(), 2);
-    assert!(
-        small.is_new(events[0].clone()).unwrap(),
-        "the oldest key was forgotten"
-    );
-    assert!(CallbackDeduper::new(Some(js(json!({ "maxEntries": 0 })))).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -306,9 +293,8 @@ fn malformed_bodies_are_refused_cleanly() {
         assert_class(&e, "ValidationError");
         assert_eq!(prop_str(&e, "field"), field, "{body:?}");
     }
-    let deduper = CallbackDeduper::new(None).unwrap();
     assert_class(
-        &deduper.is_new(js(json!({ "hello": "world" }))).unwrap_err(),
+        &callback_key(js(json!({ "hello": "world" }))).unwrap_err(),
         "ValidationError",
     );
     // Bytes (a Node Buffer is a Uint8Array) are read as UTF-8 JSON.
@@ -340,26 +326,20 @@ async fn hostile_values_are_validation_errors_and_leave_the_module_healthy() {
     let good = js(
         json!({ "code": 200, "msg": "ok", "data": { "callbackType": "complete", "task_id": "t1", "data": [] } }),
     );
-    // Called through JavaScript, as a page would: each call borrows the wasm object, and a borrow
-    // left behind by an escaped exception broke it for good ("recursive use of an object").
-    let dedup = JsValue::from(CallbackDeduper::new(None).unwrap());
-    let is_new = |v: &JsValue| -> Result<JsValue, JsValue> {
-        let f: js_sys::Function = prop(&dedup, "isNew").unchecked_into();
-        f.call1(&dedup, v)
-    };
     // Thousands of times: an exception that crossed the wasm frames used to leak them, and after
     // about 2,500 the module's memory was corrupt.
     for i in 0..3_000 {
         let value = &hostile[i % hostile.len()];
         let e = parse_callback(value.clone()).unwrap_err();
         assert_class(&e, "ValidationError");
-        assert_class(&is_new(value).unwrap_err(), "ValidationError");
+        assert_class(&callback_key(value.clone()).unwrap_err(), "ValidationError");
     }
-    // Still healthy: a valid body parses, the deduper works, a client can be made and used.
+    // Still healthy: a valid body parses and has its key, a client can be made and used.
     assert_eq!(prop_str(&parsed(&good), "stage"), "complete");
-    assert_eq!(is_new(&good).unwrap().as_bool(), Some(true));
-    assert_eq!(is_new(&good).unwrap().as_bool(), Some(false));
-    assert_eq!(prop(&dedup, "size").as_f64(), Some(1.0));
+    assert_eq!(
+        callback_key(good.clone()).unwrap(),
+        callback_key(parsed(&good)).unwrap()
+    );
     let t = tag("hostile");
     let client = client(&t);
     for value in &hostile {
