@@ -4,7 +4,7 @@
 //! what happens if one is found anyway. A panic in wasm cannot unwind: the instance traps and can
 //! run nothing more, so the calls in flight would never settle and later calls would enter a
 //! module left half-way through. Instead the panic hook (and the allocator, when memory runs out,
-//! which std reports without the hook) tells `js/settle.js` first: it rejects every pending
+//! which std reports without the hook) tells `js/imports.js` first: it rejects every pending
 //! Promise, and every later call throws or rejects at once, with a `TunesmithError` of kind
 //! `internal` that says what happened.
 
@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-#[wasm_bindgen(module = "/src/js/settle.js")]
+#[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
     fn settles(promise: Promise) -> Promise;
     // Takes a `&str`: called while panicking or out of memory, it must not allocate.

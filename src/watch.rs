@@ -13,7 +13,7 @@ use std::rc::Rc;
 use tunesmith_protocol::TaskFamily;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/js/waiters.js")]
+#[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
     /// Wraps `step` (a function returning a Promise of `{value, done}`) in an async iterator.
     #[wasm_bindgen(js_name = asyncIterator)]

@@ -145,7 +145,7 @@ function partOf({ functionName, url }, fetchWasm) {
   if (fetchWasm.has(url)) return "fetch (undici, streams)";
   if (url.startsWith("wasm://") || url.endsWith(".wasm")) return "the module (wasm)";
   if (/\/tunesmith\.js$/.test(url)) return "the glue (tunesmith.js)";
-  if (/\/snippets\//.test(url)) return "the glue's snippets (errors.js, waiters.js)";
+  if (/\/snippets\//.test(url)) return "the glue's snippets (errors.js, imports.js)";
   if (/\/(api|index|node)\.js$/.test(url)) return "the package's entry (api.js)";
   if (/undici|internal\/deps\/|internal\/fetch|internal\/webstreams|node:internal\/streams/.test(url)) return "fetch (undici, streams)";
   if (/calls\.mjs$|pptr:|__playwright|evaluate/.test(url) || url === "") {

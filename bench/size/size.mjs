@@ -111,7 +111,7 @@ for (const stmt of ast.body) {
   }
   const text = glue.slice(stmt.start, stmt.end);
   let label;
-  if (stmt.type === "ImportDeclaration") label = "snippet imports (errors.js, waiters.js)";
+  if (stmt.type === "ImportDeclaration") label = "snippet imports (errors.js, imports.js)";
   else if (stmt.type === "ExportNamedDeclaration" && !stmt.declaration) label = "init: instantiate, initSync, default (loading)";
   else if (/WebAssembly|instantiateStreaming|__wbindgen_start/.test(text)) label = "init: instantiate, initSync, default (loading)";
   else if (/FinalizationRegistry|Symbol\.dispose/.test(text)) label = "finalizers (FinalizationRegistry, Symbol.dispose)";

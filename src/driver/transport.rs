@@ -15,9 +15,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
-#[wasm_bindgen(module = "/src/js/transport.js")]
+#[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
-    /// `promise`'s value, or `signal` itself if it fires first (see `transport.js`).
+    /// `promise`'s value, or `signal` itself if it fires first (see `imports.js`).
     #[wasm_bindgen(js_name = untilSignal)]
     fn until_signal(promise: &JsValue, signal: &AbortSignal) -> Promise;
 }

@@ -12,8 +12,8 @@ mod xhr;
 use js_sys::{Function, JsString, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-// The value-level work, done where the values are (see `uploads.js`); none of these throws.
-#[wasm_bindgen(module = "/src/js/uploads.js")]
+// The value-level work, done where the values are (see `imports.js`); none of these throws.
+#[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
     /// `[size, name, type]` of a File or Blob, else undefined.
     #[wasm_bindgen(js_name = blobFacts)]

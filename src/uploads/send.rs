@@ -45,7 +45,7 @@ pub fn empty(field: &str) -> Error {
     )
 }
 
-/// Standard Base64 of `bytes`, encoded in JavaScript (`uploads.js`), never in wasm memory.
+/// Standard Base64 of `bytes`, encoded in JavaScript (`js/imports.js`), never in wasm memory.
 pub fn encode(bytes: &Uint8Array) -> Result<JsString, Error> {
     super::to_base64(bytes)
         .ok_or_else(|| Error::configuration("the bytes could not be encoded as Base64"))

@@ -1,4 +1,4 @@
-//! One upload attempt through XMLHttpRequest (`xhrSend` in `uploads.js`): the only browser API that
+//! One upload attempt through XMLHttpRequest (`xhrSend` in `js/imports.js`): the only browser API that
 //! reports upload progress. Same inputs and outcomes as the driver's fetch transport, so retries
 //! and errors stay shared.
 
@@ -9,9 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-#[wasm_bindgen(module = "/src/js/uploads.js")]
+#[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
-    /// `[answer, cancel]` of one attempt (see `uploads.js`).
+    /// `[answer, cancel]` of one attempt (see `imports.js`).
     #[wasm_bindgen(js_name = xhrSend)]
     fn xhr_send(
         method: &str,

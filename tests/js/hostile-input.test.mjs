@@ -193,7 +193,7 @@ test("after a panic every pending Promise rejects, and every later call fails at
   // In a worker (its own instance of the module): what the panic hook calls, `panicked`, ends it.
   const snippets = join(PKG, "snippets");
   const [crate] = await readdir(snippets);
-  const settle = pathToFileURL(join(snippets, crate, "src", "js", "settle.js")).href;
+  const settle = pathToFileURL(join(snippets, crate, "src", "js", "imports.js")).href;
   const script = `
     const { workerData, parentPort } = require("node:worker_threads");
     (async () => {

@@ -1,8 +1,132 @@
+// The JavaScript the wasm module imports (the `#[wasm_bindgen(module = "/src/js/imports.js")]`
+// blocks of settle.rs, driver/transport.rs, watch.rs and uploads/): one file, so that a page loads
+// one snippet beside errors.js rather than one per Rust module (each was a request of its own at
+// start). Sections: settling Promises, the transport's wait, the waiters' iterator, uploads.
+import { TunesmithError } from "./errors.js";
+
+// ---- Settling (settle.rs) ----
+// Every Promise the package returns settles, even if the wasm module panics. A panic ends the
+// module (wasm cannot unwind), so `panicked`, called by the panic hook just before, rejects each
+// call still pending, and `guard` makes each later call throw or reject at once, instead of
+// entering a module that can no longer run: both with a TunesmithError of kind "internal".
+
+/** The `reject` of every Promise handed out and not settled yet. */
+const pending = new Set();
+let stopped = null;
+
+const internal = () => new TunesmithError(stopped, { kind: "internal" });
+
+/** `promise`, tracked until it settles, so that a panic can reject it. */
+export function settles(promise) {
+  return new Promise((resolve, reject) => {
+    pending.add(reject);
+    promise.then(
+      (value) => {
+        pending.delete(reject);
+        resolve(value);
+      },
+      (error) => {
+        pending.delete(reject);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Called by the panic hook (or the allocator, out of memory) just before the module stops. */
+export function panicked(message) {
+  stopped ??=
+    `tunesmith stopped after an internal error (${message}). ` +
+    "This is a bug in tunesmith: please report it. Nothing the client was doing will finish; " +
+    "reload the page or restart the process to use it again";
+  // Also where a developer looks first: the rejections may be caught and dropped.
+  console.error(stopped);
+  for (const reject of pending) reject(internal());
+  pending.clear();
+}
+
+/** Throws the internal error once the module has stopped: every entry point calls it first. */
+export function guard() {
+  if (stopped !== null) throw internal();
+}
+
+// ---- Transport (driver/transport.rs) ----
+// One attempt's wait on `fetch` and on the body read (src/driver/transport.rs), in JavaScript: a
+// race in Rust took a closure, a bound function and three Promises per wait, on every call.
+
+/**
+ * Resolves with what `promise` resolves with, or with `signal` itself once the attempt's signal
+ * fires first (a `fetch` that ignores `init.signal` still settles at the timeout or the caller's
+ * abort). It resolves rather than rejects on the signal: an attempt that ended before the wait
+ * must leave no unhandled rejection when its guard aborts. The listener goes with the wait.
+ */
+export function untilSignal(promise, signal) {
+  return new Promise((resolve, reject) => {
+    // In the executor: a hostile thenable from a caller's `fetch` rejects instead of throwing.
+    const fired = () => resolve(signal);
+    if (signal.aborted) return fired();
+    signal.addEventListener("abort", fired);
+    const done = () => signal.removeEventListener("abort", fired);
+    Promise.resolve(promise).then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+// ---- Waiters (watch.rs) ----
+// The async iterator of `watchTask`, around a `step` function from the wasm side that returns a
+// Promise of `{ value, done }`. Calls are queued, so `step` never runs twice at once, and the
+// iterator is its own async iterable (`for await (const record of client.watchTask(id))`).
+export function asyncIterator(step, close) {
+  let tail = Promise.resolve();
+  let finished = false;
+  const end = (value) => ({ value, done: true });
+  return {
+    next() {
+      const result = tail.then(() =>
+        finished
+          ? end(undefined)
+          : step().then(
+              (r) => {
+                if (r.done) finished = true;
+                return r;
+              },
+              (e) => {
+                finished = true;
+                throw e;
+              },
+            ),
+      );
+      tail = result.catch(() => {});
+      return result;
+    },
+    // `break` in a for-await loop lands here: stop polling and let the wasm side drop its state.
+    return(value) {
+      if (!finished) {
+        finished = true;
+        close();
+      }
+      return Promise.resolve(end(value));
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+// ---- Uploads (uploads/) ----
 // The value-level work of `uploadFile` and `uploadBase64` (src/uploads/), in JavaScript: reading a
 // Blob or a byte view, measuring Base64 text, encoding bytes, and putting the body together. The
 // wasm side keeps the decisions (options, the protocol's rules, types, limits, errors, sending).
-// Through web-sys and js-sys this was about 4 KB gzipped of the module (Rust futures, one import
-// per Blob, regex, string and FormData method); here it is a few hundred bytes. None of these
+// Through web-sys and js-sys this cost the module and its glue about 3.7 KB gzipped (Rust futures,
+// one import per Blob, regex, string and FormData method); here it is about 1.1 KB. None of these
 // functions throws: a value that cannot be read is `undefined`, a Promise that rejects, or a code.
 
 /** `[size, own name or "", own type or ""]` of a File or Blob; `undefined` for anything else. */
