@@ -140,9 +140,20 @@ async fn replace_section_changes_only_the_window_and_refuses_bad_windows_first()
 #[tokio::test]
 async fn a_mashup_holds_both_uploads() {
     let emu = Emu::start(&["--stage-delay-ms", "0"]).await;
-    // Two different songs (different titles give different music).
-    let a = emu.finished("Mash A").await["response"]["sunoData"][0].clone();
-    let b = emu.finished("Mash B").await["response"]["sunoData"][0].clone();
+    // Two different songs. Each task's music has its own seed, so two of them can come out alike
+    // (a full run failed on such a pair): take the first pair that is not, so the mix can be told apart.
+    let mut pair = None;
+    for attempt in 0..5 {
+        let a = emu.finished(&format!("Mash A{attempt}")).await["response"]["sunoData"][0].clone();
+        let b = emu.finished(&format!("Mash B{attempt}")).await["response"]["sunoData"][0].clone();
+        let sa = samples(&download(&emu, a["audioUrl"].as_str().unwrap()).await);
+        let sb = samples(&download(&emu, b["audioUrl"].as_str().unwrap()).await);
+        if correlation(&sa, &sb).abs() < 0.3 {
+            pair = Some((a, b, sa, sb));
+            break;
+        }
+    }
+    let (a, b, sa, sb) = pair.expect("five pairs of generated songs, all alike");
     let urls = [
         upload(&emu, a["audioUrl"].as_str().unwrap(), "mash-a").await,
         upload(&emu, b["audioUrl"].as_str().unwrap(), "mash-b").await,
@@ -169,12 +180,7 @@ async fn a_mashup_holds_both_uploads() {
         )
         .await,
     );
-    let (sa, sb) = (
-        samples(&download(&emu, a["audioUrl"].as_str().unwrap()).await),
-        samples(&download(&emu, b["audioUrl"].as_str().unwrap()).await),
-    );
     assert_eq!(mixed.len(), sa.len().max(sb.len()));
-    assert!(correlation(&sa, &sb).abs() < 0.3, "the two uploads differ");
     let (ca, cb) = (correlation(&mixed, &sa), correlation(&mixed, &sb));
     println!("mashup correlates {ca:.2} with the first upload, {cb:.2} with the second");
     assert!(ca > 0.4 && cb > 0.4, "{ca} {cb}");
