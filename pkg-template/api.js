@@ -156,6 +156,11 @@ export class CallbackDeduper {
     return deduper(this, "size").size;
   }
 
+  /** Forgets every key. Kept from when this class lived in wasm memory, which `free` released. */
+  free() {
+    deduper(this, "free").clear();
+  }
+
   static {
     seenOf = (self) => (Object(self) === self && #seen in self ? self.#seen : null);
   }

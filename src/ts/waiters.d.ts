@@ -43,5 +43,6 @@ export class CallbackDeduper {
   forget(event: CallbackEvent | unknown): boolean;
   /** Keys remembered. */
   readonly size: number;
+  /** Forgets every key (the deduper can be used again). */
   free(): void;
 }

@@ -1,6 +1,7 @@
 //! `uploadFromUrl`: the upload host downloads and stores a public http(s) file.
 
 use super::options::target;
+use super::send::check;
 use crate::driver::CallOptions;
 use crate::driver::Driver;
 use crate::errors::Error;
@@ -39,5 +40,8 @@ async fn upload_from_url(inner: &Driver, file_url: Arg, options: Arg) -> Result<
     };
     // `{ fileUrl, uploadPath, fileName }`: a request like any other operation's from here on.
     set(&request, "fileUrl", file_url.value());
+    // Checked field by field first, as the other uploads' fields are: a value that cannot be copied
+    // as part of the request (an array of 2^32 - 1 holes) is refused naming `fileUrl`, not `request`.
+    check(Op::UploadFromUrl, &request)?;
     crate::send_request(inner, Op::UploadFromUrl, request.into(), call).await
 }

@@ -28,13 +28,17 @@ test("a repeated delivery is not new; its raw body and JSON text count as the pa
   assert.equal(seen.size, 3);
 });
 
-test("forget makes a stage new again", () => {
+test("forget makes a stage new again; free forgets every stage", () => {
   const seen = new CallbackDeduper();
   assert.equal(seen.isNew(body("f1", "text")), true);
   assert.equal(seen.forget(body("f1", "text")), true);
   assert.equal(seen.forget(body("f1", "text")), false, "nothing left to forget");
   assert.equal(seen.size, 0);
   assert.equal(seen.isNew(body("f1", "text")), true);
+  assert.equal(seen.isNew(body("f2", "text")), true);
+  seen.free();
+  assert.equal(seen.size, 0);
+  assert.equal(seen.isNew(body("f1", "text")), true, "usable again after free");
 });
 
 test("maxEntries bounds it: the least recently seen key goes first, and a repeat counts as use", () => {
