@@ -4,11 +4,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { emulator, packTarball, sh } from "../e2e/_lib.mjs";
+
+export { freePort } from "../e2e/_lib.mjs";
 
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const SESSION = "deploy-test-session";
@@ -43,15 +44,6 @@ export async function install(example) {
 export async function importFrom(dir, specifier) {
   const require = createRequire(join(dir, "package.json"));
   return import(pathToFileURL(require.resolve(specifier)).href);
-}
-
-/** A port nobody listens on right now. */
-export async function freePort() {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /**

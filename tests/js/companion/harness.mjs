@@ -2,7 +2,7 @@
 // this process, in front of the emulator of `cargo xtask test`, with its log and every answer kept
 // for the key scan; an event-stream reader; the emulator's request log.
 import { createServer } from "node:http";
-import { connect, createServer as createNetServer } from "node:net";
+import { connect } from "node:net";
 import { once } from "node:events";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,14 +31,8 @@ export const authorize = (request) => {
 /** Everything any companion answered or logged in this process, for the key scan. */
 export const seen = [];
 
-/** A port nothing listens on now (the system's next free one). */
-export async function freePort() {
-  const probe = createNetServer();
-  await new Promise((r) => probe.listen(0, "127.0.0.1", r));
-  const { port } = probe.address();
-  await new Promise((r) => probe.close(r));
-  return port;
-}
+/** A port nothing listens on now: the one helper of every Node suite, in the e2e suite's library. */
+export { freePort } from "../../e2e/_lib.mjs";
 
 /**
  * A companion on a free port: `{ url, handler, logs, close() }`. It allows every operation, the
