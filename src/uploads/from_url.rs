@@ -2,8 +2,7 @@
 
 use super::options::target;
 use super::send::check;
-use crate::driver::CallOptions;
-use crate::driver::Driver;
+use crate::driver::{CallOptions, Driver};
 use crate::errors::Error;
 use crate::js::{set, Arg};
 use crate::{settle, Client};
