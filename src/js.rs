@@ -49,14 +49,15 @@ use tunesmith_protocol::rules::{Fields, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+#[wasm_bindgen(module = "/src/js/imports.js")]
+extern "C" {
+    /// `[key, value]` pairs of the keys holding a `_` (see `imports.js`).
+    #[wasm_bindgen(js_name = snakeEntries)]
+    fn snake_entries_js(v: &JsValue) -> js_sys::Array;
+}
+
 #[wasm_bindgen]
 extern "C" {
-    // Global functions, never `window.*`: the same code runs in workers and Node.
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout_raw(callback: &Function, ms: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    pub fn clear_timeout(id: &JsValue);
-
     // Every call that can run the caller's code (a getter, a Proxy trap) is declared `catch`: a JS
     // exception must come back as a `Result`, so that Rust frames unwind normally. One that passes
     // through wasm frames instead leaks them (and any `RefCell` borrow they hold), and after a few
@@ -75,9 +76,6 @@ extern "C" {
     fn json_parse(text: &JsValue) -> Result<JsValue, JsValue>;
 }
 
-/// The longest delay timers take (2^31 - 1 ms, about 24.8 days): past it they fire at once.
-const MAX_TIMER_MS: f64 = 2_147_483_647.0;
-
 /// The longest string read from a caller, in UTF-16 units (1 Mi): far above any field's limit (the
 /// longest, a prompt, takes 5,000 characters), and small enough to copy into wasm memory at once.
 pub const MAX_TEXT_UNITS: u32 = 1 << 20;
@@ -90,17 +88,6 @@ pub const MAX_ITEMS: u32 = tunesmith_protocol::rules::MAX_LIST_ITEMS as u32;
 /// The longest JSON text of a request or callback body copied into wasm memory (16 Mi units).
 pub const MAX_JSON_UNITS: u32 = 1 << 24;
 
-/// `setTimeout`, with the delay clamped to what timers take: a `timeoutMs` of 1e308 ("never")
-/// must not become an immediate timeout.
-pub fn set_timeout(callback: &Function, ms: f64) -> JsValue {
-    let ms = if ms.is_nan() {
-        0.0
-    } else {
-        ms.clamp(0.0, MAX_TIMER_MS)
-    };
-    set_timeout_raw(callback, ms)
-}
-
 /// `Object.entries(v)` as pairs; a throwing getter or trap is the `Err`.
 pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
     Ok(object_entries(v)?
@@ -112,9 +99,15 @@ pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
         .collect())
 }
 
-/// `JSON.parse(text)` of a string the crate holds (an answer's body), `None` when it is not JSON.
-pub fn parse_json(text: &JsValue) -> Option<JsValue> {
-    json_parse(text).ok()
+/// `Object.entries(v)` of the keys holding a `_`, for a value parsed from JSON (no getters).
+pub fn snake_entries(v: &JsValue) -> Vec<(String, JsValue)> {
+    snake_entries_js(v)
+        .iter()
+        .map(|pair| {
+            let pair: js_sys::Array = pair.unchecked_into();
+            (pair.get(0).as_string().unwrap_or_default(), pair.get(1))
+        })
+        .collect()
 }
 
 /// `JSON.stringify(v)` under catch: `None` when `v` has no JSON form (a function, a symbol, or a

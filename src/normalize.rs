@@ -113,9 +113,10 @@ pub fn track(raw: &JsValue) -> JsValue {
         return Object::new().into();
     }
     // Copied in one call, then only the fields not in camelCase renamed: the service answers
-    // queries in camelCase, so a track costs no property write per field.
+    // queries in camelCase, so a track costs no property write per field, and only the keys with
+    // a `_` cross the boundary (`snake_entries`), not every key and value.
     let out = shallow_copy(raw);
-    for (key, value) in crate::js::entries(raw).unwrap_or_default() {
+    for (key, value) in crate::js::snake_entries(raw) {
         let camel = track::camel_key(&key);
         if camel == key {
             continue;

@@ -189,6 +189,7 @@ impl CallOptions {
             max_retries: read_retries(&v.field("maxRetries")?)?,
             headers: read_headers(&v.field("headers")?)?,
             extra_fields,
+            report: None,
         })
     }
 }

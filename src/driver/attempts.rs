@@ -3,17 +3,14 @@
 
 use super::config::{ApiKey, CallOptions, Config};
 use super::envelope;
-use super::transport::{self, Failure, Reply, Request};
+use super::transport::{self, Failure, Request};
 use crate::errors::Error;
 use crate::js::{get, get_string};
 use js_sys::{Function, Promise};
-use std::future::Future;
-use std::pin::Pin;
 use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::{retry, ClientErrorKind, Op};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
 
 /// The driver of one client, whichever face made it; each call borrows it through an `Rc`.
 #[derive(Debug)]
@@ -21,11 +18,6 @@ pub struct Driver {
     pub config: Config,
     fetch: Function,
 }
-
-/// One attempt in flight: resolves with the answer or the reason there is none.
-pub type Attempt<'c> = Pin<Box<dyn Future<Output = Result<Reply, Failure>> + 'c>>;
-/// Sends one attempt: the request, its timeout in ms, the caller's signal.
-pub type Transport<'c> = dyn Fn(Request<'c>, f64, Option<&'c AbortSignal>) -> Attempt<'c> + 'c;
 
 /// What goes over the wire for one operation.
 pub enum Body {
@@ -52,30 +44,15 @@ impl Driver {
         Ok(Driver { config, fetch })
     }
 
-    /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the envelope's `data`.
+    /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the
+    /// envelope's `data`. Uploads with progress set `opts.report`: their attempts go through
+    /// XMLHttpRequest, while keys, retries, timeouts and the envelope stay the same.
     pub async fn execute(
         &self,
         op: Op,
         body: Body,
         query: &[(&str, String)],
         opts: &CallOptions,
-    ) -> Result<JsValue, Error> {
-        let fetch = |req, timeout_ms, signal| -> Attempt<'_> {
-            Box::pin(transport::send(&self.fetch, req, timeout_ms, signal))
-        };
-        self.execute_via(op, body, query, opts, &fetch).await
-    }
-
-    /// `execute` with another transport for each attempt (uploads with progress use XMLHttpRequest):
-    /// keys, retries, timeouts and the envelope stay the same whichever way the bytes travel. The
-    /// transport is dynamic so that this loop is compiled once, not once per transport.
-    pub async fn execute_via<'c>(
-        &'c self,
-        op: Op,
-        body: Body,
-        query: &[(&str, String)],
-        opts: &'c CallOptions,
-        send: &Transport<'c>,
     ) -> Result<JsValue, Error> {
         let endpoint = op.endpoint();
         let max_retries = opts.max_retries.unwrap_or(self.config.max_retries);
@@ -108,11 +85,18 @@ impl Driver {
             };
             let request = Request {
                 method,
-                url: url.clone(),
+                url: &url,
                 headers,
-                body: body.clone(),
+                body: body.as_ref(),
             };
-            let outcome = send(request, timeout_ms, opts.signal.as_ref()).await;
+            let outcome = transport::send(
+                &self.fetch,
+                request,
+                timeout_ms,
+                opts.signal.as_ref(),
+                opts.report.as_ref(),
+            )
+            .await;
             let mut error = match outcome {
                 Ok(reply) => match envelope::read(op, reply) {
                     Ok(data) => return Ok(data),

@@ -62,4 +62,7 @@ pub struct CallOptions {
     pub headers: Vec<(String, String)>,
     /// Fields the package does not know yet, sent as they are (unchecked).
     pub extra_fields: Option<Arg>,
+    /// An upload's progress reporter (`progressOf`): its attempts go through XMLHttpRequest
+    /// where the runtime has it. Set by the uploads, never read from the caller's options.
+    pub report: Option<js_sys::Function>,
 }

@@ -11,7 +11,7 @@ mod poll;
 mod record;
 mod transport;
 
-pub use attempts::{Attempt, Body, Driver};
+pub use attempts::{Body, Driver};
 pub use config::{
     service_url, ApiKey, CallOptions, Config, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
     DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
@@ -20,4 +20,3 @@ pub use poll::Poll;
 pub use record::observe;
 #[cfg(feature = "rust-api")]
 pub use record::text_of;
-pub use transport::{Failure, Reply, Request};

@@ -1,7 +1,8 @@
 // The JavaScript the wasm module imports (the `#[wasm_bindgen(module = "/src/js/imports.js")]`
 // blocks of settle.rs, driver/transport.rs, watch.rs and uploads/): one file, so that a page loads
 // one snippet beside errors.js rather than one per Rust module (each was a request of its own at
-// start). Sections: settling Promises, the transport's wait, the waiters' iterator, uploads.
+// start). Sections: settling Promises, the transport (one attempt, a sleep), the waiters' iterator,
+// uploads.
 import { TunesmithError } from "./errors.js";
 
 // ---- Settling (settle.rs) ----
@@ -51,33 +52,134 @@ export function guard() {
 }
 
 // ---- Transport (driver/transport.rs) ----
-// One attempt's wait on `fetch` and on the body read (src/driver/transport.rs), in JavaScript: a
-// race in Rust took a closure, a bound function and three Promises per wait, on every call.
+// One HTTP attempt, whole, in JavaScript: the wasm side makes one call and awaits one Promise,
+// instead of some thirty boundary crossings (the AbortController, its listener and timer, the
+// init object, the response's status, headers and text) and a Rust closure per await. What the
+// attempt means (envelope, retries, errors) stays in wasm; this only moves bytes and reports how
+// the attempt ended.
+
+// Timers take at most 2^31 - 1 ms: a `timeoutMs` of 1e308 ("never") must not fire at once.
+const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
 
 /**
- * Resolves with what `promise` resolves with, or with `signal` itself once the attempt's signal
- * fires first (a `fetch` that ignores `init.signal` still settles at the timeout or the caller's
- * abort). It resolves rather than rejects on the signal: an attempt that ended before the wait
- * must leave no unhandled rejection when its guard aborts. The listener goes with the wait.
+ * Sends one request and reads its whole answer within `timeoutMs`: `[answer, cancel]`. `answer`
+ * never rejects; it resolves with `[status, body (parsed JSON, else its text), x-request-id,
+ * retry-after, retry-after-ms]`, or with `["abort" | "timeout" | "network", cause]`: the caller's
+ * abort wins over the timer. `cancel()` clears the timer and the listener on the caller's signal,
+ * and aborts a request still in flight (a dropped Rust future leaves nothing running); the wasm
+ * side calls it whichever way the attempt ends. With `report` (a `progressOf` function) and
+ * XMLHttpRequest at hand, the body goes through XHR, the only browser API that reports upload
+ * progress; otherwise through `fetch` (the caller's, or the global one).
  */
-export function untilSignal(promise, signal) {
+export function attempt(fetch, method, url, headers, body, timeoutMs, signal, report) {
+  const xhr = report && typeof XMLHttpRequest === "function" ? new XMLHttpRequest() : null;
+  const controller = xhr ? null : new AbortController();
+  const own = controller?.signal;
+  let timedOut = false;
+  let answered = false;
+  const abort = () => (xhr ? xhr.abort() : controller.abort());
+  const timer = xhr ? null : setTimeout(() => ((timedOut = true), abort()), timerMs(timeoutMs));
+  signal?.addEventListener("abort", abort);
+  const ended = (cause) =>
+    signal?.aborted ? ["abort"] : timedOut ? ["timeout"] : ["network", cause];
+  // The body parsed where it is (never copied into wasm memory and back); its text if not JSON.
+  const answer = (status, text, header) => {
+    answered = true;
+    let body;
+    if (typeof text === "string") {
+      body = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+    }
+    status = typeof status === "number" ? status : 0;
+    return [status, body, header("x-request-id"), header("retry-after"), header("retry-after-ms")];
+  };
+  const cancel = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", abort);
+    if (!answered) xhr ? xhr.readyState !== 4 && xhr.abort() : controller.abort();
+  };
+  if (signal?.aborted) return [Promise.resolve(["abort"]), cancel];
+  if (xhr) {
+    const done = new Promise((resolve) => {
+      try {
+        xhr.open(method, url);
+        for (const [name, value] of headers) xhr.setRequestHeader(name, value);
+        // XHR's own timer covers the whole exchange, upload included.
+        xhr.timeout = timerMs(timeoutMs) || 1;
+        xhr.onload = () => resolve(answer(xhr.status, xhr.responseText, (n) => xhr.getResponseHeader(n) ?? undefined));
+        xhr.onerror = () =>
+          resolve(ended(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)")));
+        xhr.onabort = () => resolve(ended());
+        xhr.ontimeout = () => resolve(["timeout"]);
+        xhr.upload.onprogress = (e) => e.lengthComputable && e.total > 0 && report(e.loaded, e.total);
+        xhr.send(body);
+      } catch (error) {
+        resolve(ended(error));
+      }
+    });
+    return [done, cancel];
+  }
+  const init = { method, headers: Object.fromEntries(headers), signal: own };
+  if (body !== null) init.body = body;
+  const done = (async () => {
+    try {
+      // Raced against the attempt's own signal: a `fetch` that ignores `init.signal` (some
+      // polyfills and test doubles) still settles at the timeout or the caller's abort.
+      const response = await untilSignal(fetch.call(globalThis, url, init), own);
+      if (response === own) return ended();
+      const status = response.status;
+      const found = response.headers;
+      const header = (name) => {
+        try {
+          const value = found.get(name);
+          return typeof value === "string" ? value : undefined;
+        } catch {}
+      };
+      const text = await untilSignal(response.text(), own);
+      if (text === own) return ended();
+      return answer(status, text, header);
+    } catch (error) {
+      return ended(error);
+    }
+  })();
+  return [done, cancel];
+}
+
+/** `promise`'s value, or `signal` itself if it fires first; the listener goes with the wait. */
+function untilSignal(promise, signal) {
   return new Promise((resolve, reject) => {
-    // In the executor: a hostile thenable from a caller's `fetch` rejects instead of throwing.
     const fired = () => resolve(signal);
     if (signal.aborted) return fired();
     signal.addEventListener("abort", fired);
     const done = () => signal.removeEventListener("abort", fired);
+    // In the executor: a hostile thenable from a caller's `fetch` rejects instead of throwing.
     Promise.resolve(promise).then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error) => {
-        done();
-        reject(error);
-      },
+      (value) => (done(), resolve(value)),
+      (error) => (done(), reject(error)),
     );
   });
+}
+
+/** `[slept, cancel]`: `slept` resolves `true` after `ms`, `false` at once if `signal` fires. */
+export function sleep(ms, signal) {
+  let wake;
+  const slept = new Promise((resolve) => (wake = resolve));
+  const stop = () => wake(false);
+  const timer = setTimeout(() => wake(true), timerMs(ms));
+  if (signal?.aborted) stop();
+  signal?.addEventListener("abort", stop);
+  const cancel = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", stop);
+  };
+  return [slept, cancel];
+}
+
+/** The `[key, value]` pairs of `obj`'s own keys holding a `_` (snake_case ones), for renaming. */
+export function snakeEntries(obj) {
+  return Object.entries(obj).filter(([key]) => key.includes("_"));
 }
 
 // ---- Waiters (watch.rs) ----
@@ -236,41 +338,4 @@ export function progressOf(callback, total) {
       }
     }
   };
-}
-
-/**
- * One upload attempt through XMLHttpRequest, the only browser API that reports upload progress
- * (fetch does not): `[answer, cancel]`. `answer` resolves with `[status, body (parsed JSON, else
- * its text), x-request-id, retry-after, retry-after-ms]`, or rejects with "timeout", "abort" or
- * the network's Error. `cancel()` aborts a request still in flight and removes the listener on the
- * caller's signal: the wasm side calls it whichever way the attempt ends.
- */
-export function xhrSend(method, url, headers, body, timeoutMs, signal, report) {
-  const xhr = new XMLHttpRequest();
-  const abort = () => xhr.abort();
-  const answer = new Promise((resolve, reject) => {
-    xhr.open(method, url);
-    for (const [name, value] of headers) xhr.setRequestHeader(name, value);
-    // XHR's own timer covers the whole exchange, upload included, like the fetch path's guard.
-    xhr.timeout = timeoutMs;
-    xhr.onload = () => {
-      let answer = xhr.responseText;
-      try {
-        answer = JSON.parse(answer);
-      } catch {}
-      const header = (name) => xhr.getResponseHeader(name);
-      resolve([xhr.status, answer, header("x-request-id"), header("retry-after"), header("retry-after-ms")]);
-    };
-    xhr.onerror = () => reject(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)"));
-    xhr.onabort = () => reject("abort");
-    xhr.ontimeout = () => reject("timeout");
-    xhr.upload.onprogress = (e) => e.lengthComputable && e.total > 0 && report(e.loaded, e.total);
-    signal?.addEventListener("abort", abort);
-    xhr.send(body);
-  });
-  const cancel = () => {
-    signal?.removeEventListener("abort", abort);
-    if (xhr.readyState !== 4) xhr.abort();
-  };
-  return [answer, cancel];
 }

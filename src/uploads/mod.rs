@@ -7,7 +7,6 @@ mod from_url;
 mod mime;
 mod options;
 mod send;
-mod xhr;
 
 use js_sys::{Function, JsString, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;

@@ -2,8 +2,7 @@
 //! driver (XMLHttpRequest when progress is wanted), its answer shaped for JavaScript.
 
 use super::options::UploadOptions;
-use super::xhr;
-use crate::driver::{Attempt, Body, Driver};
+use crate::driver::{Body, Driver};
 use crate::errors::Error;
 use crate::js::JsFields;
 use crate::normalize;
@@ -81,17 +80,9 @@ pub async fn send(
         return Ok(normalize::output(op, data));
     };
     let report = super::progress_of(&callback, file_size);
-    let data = if xhr::available() {
-        let report = &report;
-        let send = move |req, timeout_ms, signal| -> Attempt<'_> {
-            Box::pin(xhr::send(req, timeout_ms, signal, report))
-        };
-        inner
-            .execute_via(op, Body::Raw(body), &[], &opts.call, &send)
-            .await?
-    } else {
-        inner.execute(op, Body::Raw(body), &[], &opts.call).await?
-    };
+    let mut call = opts.call;
+    call.report = Some(report.clone());
+    let data = inner.execute(op, Body::Raw(body), &[], &call).await?;
     // The last event, `loaded == total`, unless it was already shown.
     let one = JsValue::from_f64(1.0);
     let _ = report.call2(&JsValue::UNDEFINED, &one, &one);
