@@ -109,12 +109,43 @@ impl Package {
 
 pub fn build(profile: Profile) -> Result<Package> {
     let release = profile == Profile::Release;
-    toolchain::wasm_target()?;
     let wasm_bindgen = toolchain::wasm_bindgen()?;
     let wasm_opt = release.then(toolchain::wasm_opt).transpose()?;
-    run(proc::cargo()
-        .args(["build", "-p", "tunesmith", "--target", WASM_TARGET])
-        .args(["--profile", if release { "wasm-release" } else { "dev" }]))?;
+    let mut cargo = if release {
+        // The shipped module: std built for size with the crate (nightly's `-Zbuild-std`), and
+        // no file names or lines in panic messages (`-Zlocation-detail=none`); the panic hook of
+        // settle.rs still runs. 1.4 KB gzipped less than stable's prebuilt std.
+        toolchain::nightly()?;
+        let mut cmd = Command::new("rustup");
+        cmd.current_dir(crate::root())
+            .args([
+                "run",
+                toolchain::NIGHTLY,
+                "cargo",
+                "build",
+                "--profile",
+                "wasm-release",
+            ])
+            .args([
+                "-Zbuild-std=std,panic_abort",
+                "-Zbuild-std-features=optimize_for_size",
+            ])
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+                "-Zlocation-detail=none",
+            )
+            // Set by the stable cargo that runs xtask; they must not pick its compiler.
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .env_remove("RUSTC")
+            .env_remove("CARGO");
+        cmd
+    } else {
+        toolchain::wasm_target()?;
+        let mut cmd = proc::cargo();
+        cmd.args(["build", "--profile", "dev"]);
+        cmd
+    };
+    run(cargo.args(["-p", "tunesmith", "--target", WASM_TARGET]))?;
 
     let dir = crate::root().join("pkg");
     // Old snippet folders (their names carry a hash) must not linger next to the new ones.
