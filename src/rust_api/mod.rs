@@ -7,8 +7,8 @@
 //! emulator's; envelope codes per table; credit-safe retries; the waiter). This module only
 //! converts: requests are serialized with serde, answers decoded with serde-wasm-bindgen.
 //!
-//! Cancelling is dropping: a dropped future aborts its request in flight (the driver's
-//! `AbortGuard` owns each attempt's `AbortController`) and clears its timers, so a component that
+//! Cancelling is dropping: a dropped future aborts its request in flight (the driver calls each
+//! attempt's `cancel`, which aborts its `AbortController`) and clears its timers, so a component that
 //! unmounts, or a `select!` that picks another branch, leaves nothing running.
 //!
 //! Behind the cargo feature `rust-api` (`tunesmith = { ..., features = ["rust-api"] }`), off for the
