@@ -2,7 +2,26 @@
 // top-level await, so `require("tunesmith")` loads this module too (Node 20.19+ and 22.12+).
 import { readFileSync } from "node:fs";
 import { initSync } from "./tunesmith.js";
+// The companion's transport to the service (it depends on nothing else of server/).
+import { isNode, upstream } from "./server/upstream.js";
+import { useFetch } from "./__IMPORTS_SNIPPET__";
 
 initSync({ module: readFileSync(new URL("./tunesmith_bg.wasm", import.meta.url)) });
+
+// In Node, a Client given no `fetch` sends through a keep-alive pool of undici's (`server/upstream.js`,
+// the companion's transport), not the global `fetch`: a sequential call costs about a third less
+// (`cargo xtask bench --only calls`), most of it the global fetch's Request, Response and stream
+// objects, and the cost of an AbortSignal in it. Redirects are not followed (the service's API
+// does not redirect; a 3xx is an ApiError), and a body that is not text (a multipart upload's
+// FormData) goes through the global `fetch`. Deno and Bun keep their own `fetch`.
+if (isNode()) {
+  /** @type {ReturnType<typeof upstream> | null} */
+  let pool = null;
+  useFetch((url, init) => {
+    if (init.body != null && typeof init.body !== "string") return globalThis.fetch(url, init);
+    pool ??= upstream(undefined, "tunesmith");
+    return pool.send(url, init).then((a) => ({ status: a.status, headers: { get: a.header }, text: a.text }));
+  });
+}
 
 export * from "./api.js";

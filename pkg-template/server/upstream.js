@@ -1,7 +1,8 @@
-// The companion's requests to the service. In Node, over a keep-alive connection pool of undici's
-// own, through its `dispatch` (`fetch` costs several times more, and `request` makes a Node stream
-// of every answer that is read whole anyway); elsewhere (Deno, Bun, Workers) or with the `fetch`
-// option, through fetch. Redirects are never followed: the key would go along.
+// Requests to the service from the package's server-side code: the companion's (server/), and the
+// Client's in Node (node.js: its default `fetch` there). In Node, over a keep-alive connection pool
+// of undici's own, through its `dispatch` (`fetch` costs several times more, and `request` makes a
+// Node stream of every answer that is read whole anyway); elsewhere (Deno, Bun, Workers) or with
+// the `fetch` option, through fetch. Redirects are never followed: the key would go along.
 
 /** Workers do not implement `redirect: "error"`; there "manual" hands a 3xx back (an opaque one, as
  * status 0), which `forward` refuses like every other. */
@@ -32,16 +33,18 @@ const PLAIN_ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-
  * @property {AbortSignal} [signal]
  */
 
-const isNode = () => {
+export const isNode = () => {
   const g = /** @type {any} */ (globalThis);
   return typeof g.process?.versions?.node === "string" && !g.process.versions.bun && g.Deno === undefined;
 };
 
 /**
- * The transport of one companion: `send(url, request)` and `close()` (which closes its pool).
+ * The transport of one companion (or of the Node Client): `send(url, request)` and `close()`
+ * (which closes its pool).
  * @param {typeof fetch} [customFetch]
+ * @param {string} [userAgent]
  */
-export function upstream(customFetch) {
+export function upstream(customFetch, userAgent = USER_AGENT) {
   /** @type {((message: string) => void) | null} */
   let warn = null;
   /** @type {string | null} */
@@ -109,7 +112,7 @@ export function upstream(customFetch) {
     },
     /** @param {string} url @param {UpstreamRequest} r */
     send(url, r) {
-      const headers = { ...r.headers, "user-agent": USER_AGENT };
+      const headers = { ...r.headers, "user-agent": userAgent };
       return pool ? viaPool(url, { ...r, headers }) : viaFetch(url, { ...r, headers });
     },
     async close() {

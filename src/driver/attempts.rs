@@ -9,8 +9,16 @@ use crate::js::{get, get_string};
 use js_sys::{Function, Promise};
 use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::{retry, ClientErrorKind, Op};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(module = "/src/js/imports.js")]
+extern "C" {
+    /// The `fetch` of a client given none: the Node entry's, else the runtime's (`imports.js`).
+    #[wasm_bindgen(js_name = defaultFetch)]
+    fn default_fetch() -> JsValue;
+}
 
 /// The driver of one client, whichever face made it; each call borrows it through an `Rc`.
 #[derive(Debug)]
@@ -33,13 +41,11 @@ impl Driver {
     pub fn new(config: Config) -> Result<Driver, Error> {
         let fetch = match &config.fetch {
             Some(f) => f.clone(),
-            None => get(&js_sys::global(), "fetch")
-                .dyn_into::<Function>()
-                .map_err(|_| {
-                    Error::configuration(
-                        "No global `fetch` in this runtime: pass `fetch` in the Client options",
-                    )
-                })?,
+            None => default_fetch().dyn_into::<Function>().map_err(|_| {
+                Error::configuration(
+                    "No global `fetch` in this runtime: pass `fetch` in the Client options",
+                )
+            })?,
         };
         Ok(Driver { config, fetch })
     }

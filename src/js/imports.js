@@ -58,6 +58,19 @@ export function guard() {
 // attempt means (envelope, retries, errors) stays in wasm; this only moves bytes and reports how
 // the attempt ended.
 
+/** The `fetch` of a Client given none: set by the Node entry (node.js), else the runtime's own. */
+let runtimeFetch = null;
+
+/** Sets the `fetch` that Clients created without one send with (node.js: undici's pool). */
+export function useFetch(fetch) {
+  runtimeFetch = fetch;
+}
+
+/** The `fetch` a Client created without one sends with: undefined if the runtime has none. */
+export function defaultFetch() {
+  return runtimeFetch ?? globalThis.fetch;
+}
+
 // Timers take at most 2^31 - 1 ms: a `timeoutMs` of 1e308 ("never") must not fire at once.
 const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
 

@@ -239,8 +239,9 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Copies every file of pkg-template/ over pkg/, filling `__VERSION__` and `__ERRORS_SNIPPET__`
-/// (the path, from pkg/, of the snippet wasm-bindgen writes for src/js/errors.js).
+/// Copies every file of pkg-template/ over pkg/, filling `__VERSION__`, `__ERRORS_SNIPPET__` and
+/// `__IMPORTS_SNIPPET__` (the paths, from pkg/, of the snippets wasm-bindgen writes for
+/// src/js/errors.js and src/js/imports.js).
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
     let errors_snippet = errors_snippet(&files_under(&pkg.join("snippets"))?, pkg)?;
     copy_tree(template, pkg)?;
@@ -259,6 +260,17 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
                 )
             })?;
             text = text.replace("__ERRORS_SNIPPET__", path);
+        }
+        if text.contains("__IMPORTS_SNIPPET__") {
+            // Beside errors.js: wasm-bindgen writes every snippet of the crate to one folder.
+            let path = errors_snippet.as_deref().with_context(|| {
+                format!(
+                    "{} uses __IMPORTS_SNIPPET__ but wasm-bindgen wrote no snippets",
+                    template.join(rel).display()
+                )
+            })?;
+            let path = path.replace("errors.js", "imports.js");
+            text = text.replace("__IMPORTS_SNIPPET__", &path);
         }
         std::fs::write(&dest, text)?;
     }
