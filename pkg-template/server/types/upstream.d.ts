@@ -11,10 +11,28 @@ export type UpstreamRequest = {
     signal?: AbortSignal;
 };
 /**
- * The transport of one companion: `send(url, request)` and `close()` (which closes its pool).
- * @param {typeof fetch} [customFetch]
+ * What the service answered.
+ * @typedef {object} UpstreamAnswer
+ * @property {number} status
+ * @property {(name: string) => string | null} header
+ * @property {() => Promise<string>} text
  */
-export declare function upstream(customFetch?: typeof fetch): {
+/**
+ * One request to the service.
+ * @typedef {object} UpstreamRequest
+ * @property {string} method
+ * @property {Record<string, string>} headers
+ * @property {string | ReadableStream<Uint8Array>} [body]
+ * @property {AbortSignal} [signal]
+ */
+export declare const isNode: () => boolean;
+/**
+ * The transport of one companion (or of the Node Client): `send(url, request)` and `close()`
+ * (which closes its pool).
+ * @param {typeof fetch} [customFetch]
+ * @param {string} [userAgent]
+ */
+export declare function upstream(customFetch?: typeof fetch, userAgent?: string): {
     /** Sets where a failure to load the pool is reported. */
     onWarning(/** @type {(message: string) => void} */ log: (message: string) => void): void;
     /** @param {string} url @param {UpstreamRequest} r */
