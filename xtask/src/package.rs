@@ -252,25 +252,21 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
         }
         let dest = pkg.join(rel);
         let mut text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
-        if text.contains("__ERRORS_SNIPPET__") {
+        // wasm-bindgen writes every snippet of the crate to one folder: imports.js is beside errors.js.
+        for (placeholder, file) in [
+            ("__ERRORS_SNIPPET__", "errors.js"),
+            ("__IMPORTS_SNIPPET__", "imports.js"),
+        ] {
+            if !text.contains(placeholder) {
+                continue;
+            }
             let path = errors_snippet.as_deref().with_context(|| {
                 format!(
-                    "{} uses __ERRORS_SNIPPET__ but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
+                    "{} uses {placeholder} but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
                     template.join(rel).display()
                 )
             })?;
-            text = text.replace("__ERRORS_SNIPPET__", path);
-        }
-        if text.contains("__IMPORTS_SNIPPET__") {
-            // Beside errors.js: wasm-bindgen writes every snippet of the crate to one folder.
-            let path = errors_snippet.as_deref().with_context(|| {
-                format!(
-                    "{} uses __IMPORTS_SNIPPET__ but wasm-bindgen wrote no snippets",
-                    template.join(rel).display()
-                )
-            })?;
-            let path = path.replace("errors.js", "imports.js");
-            text = text.replace("__IMPORTS_SNIPPET__", &path);
+            text = text.replace(placeholder, &path.replace("errors.js", file));
         }
         std::fs::write(&dest, text)?;
     }
