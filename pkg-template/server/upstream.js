@@ -42,7 +42,8 @@ export const isNode = () => {
  * The transport of one companion (or of the Node Client): `send(url, request)` and `close()`
  * (which closes its pool).
  * @param {typeof fetch} [customFetch]
- * @param {string} [userAgent]
+ * @param {string | null} [userAgent] the `user-agent` every request is sent with; `null`: the
+ *   caller's own headers say (the Node Client keeps one its user set)
  */
 export function upstream(customFetch, userAgent = USER_AGENT) {
   /** @type {((message: string) => void) | null} */
@@ -112,7 +113,7 @@ export function upstream(customFetch, userAgent = USER_AGENT) {
     },
     /** @param {string} url @param {UpstreamRequest} r */
     send(url, r) {
-      const headers = { ...r.headers, "user-agent": userAgent };
+      const headers = userAgent === null ? r.headers : { ...r.headers, "user-agent": userAgent };
       return pool ? viaPool(url, { ...r, headers }) : viaFetch(url, { ...r, headers });
     },
     async close() {

@@ -21,7 +21,7 @@ async function server(answer) {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      seen.push({ method: req.method, url: req.url, headers: req.headers, raw: req.rawHeaders, body });
       answer(req, res);
     });
     req.on("close", () => closed.push(req.url));
@@ -56,6 +56,16 @@ test("with no `fetch`, the Node Client sends through the package's pool, not the
   assert.equal(answered.seen[0].headers["content-type"], "application/json");
   assert.deepEqual(JSON.parse(answered.seen[0].body), { prompt: "a song", callBackUrl: "https://example.com/cb" });
   assert.equal(globalCalls, 0);
+});
+
+test("a caller's User-Agent header is sent as theirs, once", async (t) => {
+  const s = await server(ok({ credits: 1 }));
+  t.after(s.close);
+  const client = new Client({ apiKey: "k", baseUrl: s.url, maxRetries: 0, headers: { "User-Agent": "my-app/1.0" } });
+  await client.getCredits();
+  const agents = s.seen[0].raw.filter((_, i, raw) => i % 2 === 0 && raw[i].toLowerCase() === "user-agent");
+  assert.equal(agents.length, 1, String(s.seen[0].raw));
+  assert.equal(s.seen[0].headers["user-agent"], "my-app/1.0");
 });
 
 test("a caller's `fetch` wins over the pool", async (t) => {

@@ -30,9 +30,10 @@ export declare const isNode: () => boolean;
  * The transport of one companion (or of the Node Client): `send(url, request)` and `close()`
  * (which closes its pool).
  * @param {typeof fetch} [customFetch]
- * @param {string} [userAgent]
+ * @param {string | null} [userAgent] the `user-agent` every request is sent with; `null`: the
+ *   caller's own headers say (the Node Client keeps one its user set)
  */
-export declare function upstream(customFetch?: typeof fetch, userAgent?: string): {
+export declare function upstream(customFetch?: typeof fetch, userAgent?: string | null): {
     /** Sets where a failure to load the pool is reported. */
     onWarning(/** @type {(message: string) => void} */ log: (message: string) => void): void;
     /** @param {string} url @param {UpstreamRequest} r */
