@@ -21,9 +21,10 @@ if (isNode()) {
     if (init.body != null && typeof init.body !== "string") return globalThis.fetch(url, init);
     pool ??= upstream(undefined, null);
     // The caller's `User-Agent` (any case) is kept, as the global fetch keeps it.
+    // (`init.headers` is the package's own object, made for this attempt.)
     const headers = init.headers;
     if (!Object.keys(headers).some((name) => name.toLowerCase() === "user-agent")) headers["user-agent"] = "tunesmith";
-    return pool.send(url, { ...init, headers }).then((a) => ({ status: a.status, headers: { get: a.header }, text: a.text }));
+    return pool.send(url, init).then((a) => ({ status: a.status, headers: { get: a.header }, text: a.text }));
   });
 }
 

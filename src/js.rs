@@ -90,18 +90,17 @@ pub const MAX_JSON_UNITS: u32 = 1 << 24;
 
 /// `Object.entries(v)` as pairs; a throwing getter or trap is the `Err`.
 pub fn entries(v: &JsValue) -> Result<Vec<(String, JsValue)>, JsValue> {
-    Ok(object_entries(v)?
-        .iter()
-        .map(|pair| {
-            let pair: js_sys::Array = pair.unchecked_into();
-            (pair.get(0).as_string().unwrap_or_default(), pair.get(1))
-        })
-        .collect())
+    Ok(pairs(&object_entries(v)?))
 }
 
 /// `Object.entries(v)` of the keys holding a `_`, for a value parsed from JSON (no getters).
 pub fn snake_entries(v: &JsValue) -> Vec<(String, JsValue)> {
-    snake_entries_js(v)
+    pairs(&snake_entries_js(v))
+}
+
+/// The `[key, value]` pairs of an entries array, the keys copied into wasm memory.
+fn pairs(entries: &js_sys::Array) -> Vec<(String, JsValue)> {
+    entries
         .iter()
         .map(|pair| {
             let pair: js_sys::Array = pair.unchecked_into();

@@ -81,7 +81,7 @@ impl Drop for Cancel {
 }
 
 /// Awaits the first item of `[promise, cancel]`, cancelling when done or dropped.
-async fn settle(pair: Array) -> JsValue {
+async fn await_pair(pair: Array) -> JsValue {
     let _cancel = Cancel(pair.get(1));
     JsFuture::from(pair.get(0).unchecked_into::<Promise>())
         .await
@@ -104,7 +104,7 @@ pub async fn send(
             &JsValue::from_str(value),
         ));
     }
-    let outcome: Array = settle(attempt(
+    let outcome: Array = await_pair(attempt(
         fetch,
         req.method,
         req.url,
@@ -135,7 +135,7 @@ pub async fn send(
 
 /// Waits `ms`, or fails at once when the signal fires (or has fired).
 pub async fn sleep(ms: f64, signal: Option<&AbortSignal>) -> Result<(), Failure> {
-    if settle(sleep_js(ms, signal.cloned())).await.as_bool() == Some(true) {
+    if await_pair(sleep_js(ms, signal.cloned())).await.as_bool() == Some(true) {
         Ok(())
     } else {
         Err(Failure::Aborted)

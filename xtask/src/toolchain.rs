@@ -32,36 +32,36 @@ pub fn put_cargo_bin_on_path() {
 }
 
 pub fn wasm_target() -> Result<()> {
-    let installed = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .context("rustup is needed to add the wasm target")?;
-    if String::from_utf8_lossy(&installed.stdout)
-        .lines()
-        .any(|l| l.trim() == WASM_TARGET)
-    {
+    if rustup_lists(&["target", "list", "--installed"], WASM_TARGET)? {
         return Ok(());
     }
     run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
 }
 
+/// Whether `rustup <args>` (a `list --installed`) succeeds and prints `item` on a line of its own.
+fn rustup_lists(args: &[&str], item: &str) -> Result<bool> {
+    let listed = Command::new("rustup")
+        .args(args)
+        .output()
+        .context("rustup is needed to install the Rust toolchains and targets")?;
+    Ok(listed.status.success()
+        && String::from_utf8_lossy(&listed.stdout)
+            .lines()
+            .any(|l| l.trim() == item))
+}
+
 /// The pinned nightly that builds the shipped module (`package::build`): with `-Zbuild-std`, std
 /// is compiled for size with the crate instead of shipped prebuilt for speed, which makes the
-/// module 1.4 KB gzipped smaller (measured 2026-11-25; the install takes about 10 s, minimal profile). Everything
-/// else (tests, lint, the emulator) builds on stable.
+/// module 1.4 KB gzipped smaller (measured 2026-11-25; the install takes about 10 s, minimal
+/// profile). Everything else (tests, lint, the emulator) builds on stable.
 pub const NIGHTLY: &str = "nightly-2026-05-19";
 
 /// Installs [`NIGHTLY`] with `rust-src` (what `-Zbuild-std` compiles) if either is missing.
 pub fn nightly() -> Result<()> {
-    let installed = Command::new("rustup")
-        .args(["component", "list", "--installed", "--toolchain", NIGHTLY])
-        .output()
-        .context("rustup is needed to install the nightly toolchain")?;
-    if installed.status.success()
-        && String::from_utf8_lossy(&installed.stdout)
-            .lines()
-            .any(|l| l.trim() == "rust-src")
-    {
+    if rustup_lists(
+        &["component", "list", "--installed", "--toolchain", NIGHTLY],
+        "rust-src",
+    )? {
         return Ok(());
     }
     run(Command::new("rustup")
