@@ -4,7 +4,7 @@
 use crate::errors::{Cause, Error};
 use crate::js::get;
 use crate::normalize;
-use js_sys::{Object, Reflect};
+use js_sys::Object;
 use tunesmith_protocol::ClientErrorKind;
 use wasm_bindgen::prelude::*;
 
@@ -88,7 +88,6 @@ fn null_if_undefined(v: JsValue) -> JsValue {
 
 fn set(obj: &Object, key: &str, value: Option<JsValue>) {
     if let Some(v) = value {
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = Reflect::set(obj, &JsValue::from_str(key), &v);
+        crate::js::set(obj, key, &v);
     }
 }

@@ -54,6 +54,13 @@ extern "C" {
     /// `[key, value]` pairs of the keys holding a `_` (see `imports.js`).
     #[wasm_bindgen(js_name = snakeEntries)]
     fn snake_entries_js(v: &JsValue) -> js_sys::Array;
+    /// `obj[key]` of an object or function, else `undefined`: one crossing (see `imports.js`).
+    #[wasm_bindgen(catch)]
+    fn read(obj: &JsValue, key: &str) -> Result<JsValue, JsValue>;
+    /// `obj[key] = value` on an object the crate made or copied.
+    fn write(obj: &JsValue, key: &str, value: &JsValue);
+    #[wasm_bindgen(js_name = isRecord)]
+    fn is_record(v: &JsValue) -> bool;
 }
 
 #[wasm_bindgen]
@@ -126,7 +133,7 @@ pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue>
 
 /// `obj[name](...args)`, under catch (a method of a caller's object may throw, or be a Proxy's).
 pub fn call_method(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
-    let method: Function = Reflect::get(obj, &JsValue::from_str(name))?.dyn_into()?;
+    let method: Function = read(obj, name)?.dyn_into()?;
     let list: js_sys::Array = args.iter().copied().collect();
     Reflect::apply(&method, obj, &list)
 }
@@ -134,7 +141,7 @@ pub fn call_method(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsVal
 /// The message of a caught JS exception, for error texts: its first 300 characters (what was thrown
 /// is the caller's, and may be a string of any length).
 pub fn thrown_message(e: &JsValue) -> String {
-    let message = Reflect::get(e, &JsValue::from_str("message"))
+    let message = read(e, "message")
         .ok()
         .filter(JsValue::is_string)
         .or_else(|| e.is_string().then(|| e.clone()));
@@ -151,10 +158,7 @@ pub fn thrown_message(e: &JsValue) -> String {
 /// `obj[key]`, or `undefined` when `obj` is not an object or the read throws. For the crate's own
 /// objects and the service's answers; a caller's values are read through [`Arg`].
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    if !obj.is_object() && !obj.is_function() {
-        return JsValue::UNDEFINED;
-    }
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    read(obj, key).unwrap_or(JsValue::UNDEFINED)
 }
 
 pub fn get_string(obj: &JsValue, key: &str) -> Option<String> {
@@ -166,8 +170,8 @@ pub fn get_f64(obj: &JsValue, key: &str) -> Option<f64> {
 }
 
 pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
-    // Only called on plain objects this crate created or copied: setting cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+    // Only called on plain objects this crate created or copied.
+    write(obj, key, value);
 }
 
 /// A shallow copy of a plain object, so results never alias what the caller passed in; a copy
@@ -194,7 +198,7 @@ pub fn array_or_empty(v: JsValue) -> js_sys::Array {
 
 /// An object that is not an array (a revoked Proxy, whose check throws, is not one).
 pub fn is_plain_object(v: &JsValue) -> bool {
-    v.is_object() && array_is_array(v) == Ok(false)
+    is_record(v)
 }
 
 /// A value a caller passed, with the name of the field it came from: the one checked path from
@@ -240,10 +244,7 @@ impl Arg {
     /// `self[key]`, named `name` in errors: the field it stands for (a URL object's `href` is the
     /// `fileUrl`, an array's `length` is the array).
     pub fn field_named(&self, key: &str, name: &'static str) -> Result<Arg, Error> {
-        if !self.value.is_object() && !self.value.is_function() {
-            return Ok(Arg::new(JsValue::UNDEFINED, name));
-        }
-        match Reflect::get(&self.value, &JsValue::from_str(key)) {
+        match read(&self.value, key) {
             Ok(value) => Ok(Arg::new(value, name)),
             Err(e) => Err(unreadable(name, e)),
         }

@@ -190,6 +190,32 @@ export function sleep(ms, signal) {
   return [slept, cancel];
 }
 
+// ---- Property access (js.rs) ----
+// One crossing per property, the key passed as wasm's own string: through js-sys, a read took
+// four (two type checks, a JS string made for the key, `Reflect.get`) and a write two.
+
+/** `obj[key]` of an object or a function, `undefined` of anything else. A getter or a Proxy trap
+ * that throws passes its exception on: the wasm side imports this `catch`. */
+export function read(obj, key) {
+  return obj !== null && (typeof obj === "object" || typeof obj === "function") ? obj[key] : undefined;
+}
+
+/** `obj[key] = value`, on an object the crate made or copied; it never throws into wasm. */
+export function write(obj, key, value) {
+  try {
+    obj[key] = value;
+  } catch {}
+}
+
+/** An object that is not an array (a revoked Proxy, whose check throws, is not one). */
+export function isRecord(v) {
+  try {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 /** The `[key, value]` pairs of `obj`'s own keys holding a `_` (snake_case ones), for renaming. */
 export function snakeEntries(obj) {
   return Object.entries(obj).filter(([key]) => key.includes("_"));
