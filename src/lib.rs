@@ -23,7 +23,7 @@
 //!   `allow` with its reason beside it. Arithmetic is not linted: the shipped profile has no
 //!   overflow checks (overflow wraps, it does not panic), every integer division is by a constant,
 //!   and the protocol's arithmetic runs with overflow checks on under the fuzzer.
-//! - Should a panic happen anyway, the hook of `settle.rs` rejects every pending Promise and makes
+//! - Should a panic happen anyway, `settle.rs` rejects every pending Promise and makes
 //!   later calls fail at once, with a `TunesmithError` of kind `internal`, instead of leaving them
 //!   pending on a dead module (the trap itself cannot be avoided: see below). Every Promise the
 //!   package returns goes through `settle::promise`, every synchronous entry point starts with
@@ -35,6 +35,8 @@
 //! destructor (size, in a package with a size budget), and `catch_unwind` could still not recover a
 //! module whose `RefCell`s and JS-side state a panic left half-way. So no code here relies on
 //! unwinding, and the profile says so explicitly rather than leaving it to the target's default.
+//! The shipped module goes one step further on the pinned nightly that builds it:
+//! `-Cpanic=immediate-abort` (xtask/src/package.rs), where a panic is a trap and nothing else.
 // Tests may unwrap: a failing test should stop loudly. Shipped code may not (Cargo.toml lints).
 #![cfg_attr(
     test,
@@ -51,11 +53,11 @@
 // Talc: binned free lists, so the cost of an allocation stays flat however many calls are in
 // flight (lol_alloc's single free list made it linear in the live blocks: 217 µs per call at
 // 1,000 calls in flight, 990 µs at 40,000), and smaller than dlmalloc. Figures: README, Reliability.
-// Wrapped, so that running out of memory rejects the pending Promises before std aborts.
+// Running out of memory traps (std aborts), and the glue's `guardExports` rejects the pending
+// Promises then (settle.rs).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOCATOR: settle::ReportingAlloc<talc::wasm::WasmDynamicTalc> =
-    settle::ReportingAlloc(talc::wasm::new_wasm_dynamic_allocator());
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 mod callbacks;
 mod client;

@@ -7,9 +7,10 @@ import { TunesmithError } from "./errors.js";
 
 // ---- Settling (settle.rs) ----
 // Every Promise the package returns settles, even if the wasm module panics. A panic ends the
-// module (wasm cannot unwind), so `panicked`, called by the panic hook just before, rejects each
-// call still pending, and `guard` makes each later call throw or reject at once, instead of
-// entering a module that can no longer run: both with a TunesmithError of kind "internal".
+// module (wasm cannot unwind), so `panicked`, called as it traps (by `guardExports`; in the test
+// builds, by the panic hook just before), rejects each call still pending, and `guard` makes each
+// later call throw or reject at once, instead of entering a module that can no longer run: both
+// with a TunesmithError of kind "internal".
 
 /** The `reject` of every Promise handed out and not settled yet. */
 const pending = new Set();
@@ -44,6 +45,36 @@ export function panicked(message) {
   console.error(stopped);
   for (const reject of pending) reject(internal());
   pending.clear();
+}
+
+/**
+ * The module's exports as the glue calls them, each function wrapped so that a trap stops the
+ * module the way `panicked` does. The shipped module is built with `panic=immediate-abort`: a panic
+ * (or running out of memory) traps at once, with no hook to run, and the trap reaches JavaScript as
+ * a `WebAssembly.RuntimeError` (a stack overflow as a `RangeError`) thrown out of whichever export
+ * was running, an entry point or a future woken by a Promise. No other exception leaves an export:
+ * every import that can throw is imported `catch`. The export that trapped throws the internal
+ * TunesmithError in its place (a future woken by a Promise has no caller to catch it: the runtime
+ * reports it as uncaught, as it did the trap). The package's build puts this call in the glue's
+ * `__wbg_finalize_init` (xtask/src/package.rs).
+ */
+export function guardExports(exports) {
+  const guarded = {};
+  for (const [name, value] of Object.entries(exports)) {
+    guarded[name] =
+      typeof value !== "function"
+        ? value
+        : (...args) => {
+            try {
+              return value(...args);
+            } catch (error) {
+              if (!(error instanceof WebAssembly.RuntimeError || error instanceof RangeError)) throw error;
+              panicked(`${error.name}: ${error.message}; a panic, or out of memory`);
+              throw new TunesmithError(stopped, { kind: "internal", cause: error });
+            }
+          };
+  }
+  return guarded;
 }
 
 /** Throws the internal error once the module has stopped: every entry point calls it first. */

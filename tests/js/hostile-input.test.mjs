@@ -8,6 +8,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { execFile } from "node:child_process";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PKG = process.env.TUNESMITH_PKG ?? join(ROOT, "pkg");
@@ -219,4 +220,40 @@ test("after a panic every pending Promise rejects, and every later call fails at
   ]);
   await worker.terminate();
   assert.deepEqual(result, { inFlight: ["internal", "internal", "internal"], later: ["internal", "internal", "internal", "internal"] });
+});
+
+test("a real trap (out of memory) rejects every pending Promise, the trapping call and every later one: TunesmithError kind internal", { skip }, async () => {
+  // The shipped module panics by trapping (panic=immediate-abort), and runs out of memory by
+  // trapping: no hook runs, only the glue's guardExports sees it. In a Node capped at 16 MiB of
+  // wasm memory, the 15 MiB of a callback body's bytes (parseCallback takes up to 16 MiB) cannot be
+  // copied in. Without the guard the calls in flight stay pending for ever, the trapping call
+  // throws a bare RuntimeError, and later calls enter the broken module.
+  const script = `
+    const pkg = await import(process.env.NODE_ENTRY);
+    const never = () => new Promise(() => {});
+    const c = new pkg.Client({ apiKey: "k", baseUrl: "http://127.0.0.1:1", fetch: never });
+    const inFlight = [c.getCredits(), c.waitForTask("t", { minIntervalMs: 10 }), c.uploadBase64("AAAA")];
+    await new Promise((r) => setTimeout(r, 50));
+    const kind = (e) => (e instanceof pkg.TunesmithError ? e.kind + (e.message.includes("RuntimeError") ? " (trap)" : "") : String(e));
+    const outcome = (p) => Promise.race([p.then(() => "resolved", kind), new Promise((r) => setTimeout(() => r("pending"), 2000))]);
+    const thrown = (f) => { try { f(); return "returned"; } catch (e) { return kind(e); } };
+    const trapping = thrown(() => pkg.parseCallback(new Uint8Array(15 << 20)));
+    console.log(JSON.stringify({
+      trapping,
+      inFlight: await Promise.all(inFlight.map(outcome)),
+      later: [await outcome(c.getCredits()), thrown(() => new pkg.Client({})), thrown(() => pkg.parseCallback("{}")), thrown(() => c.watchTask("t"))],
+    }));
+    process.exit(0); // the requests in flight keep their timers (the never-answering fetch's)
+  `;
+  const out = await new Promise((res, rej) =>
+    execFile(process.execPath, ["--wasm-max-mem-pages=256", "--input-type=module", "-e", script], {
+      env: { ...process.env, NODE_ENTRY: pathToFileURL(join(PKG, "node.js")).href },
+      timeout: 30_000,
+    }, (error, stdout, stderr) => (error ? rej(new Error(`${error.message}\n${stderr}`)) : res(stdout))),
+  );
+  assert.deepEqual(JSON.parse(out.trim().split("\n").at(-1)), {
+    trapping: "internal (trap)",
+    inFlight: ["internal (trap)", "internal (trap)", "internal (trap)"],
+    later: ["internal (trap)", "internal (trap)", "internal (trap)", "internal (trap)"],
+  });
 });

@@ -114,8 +114,10 @@ pub fn build(profile: Profile) -> Result<Package> {
     let wasm_opt = release.then(toolchain::wasm_opt).transpose()?;
     let mut cargo = if release {
         // The shipped module: std built for size with the crate (nightly's `-Zbuild-std`), and
-        // no file names or lines in panic messages (`-Zlocation-detail=none`); the panic hook of
-        // settle.rs still runs. 1.4 KB gzipped less than stable's prebuilt std.
+        // no file names or lines in panic messages (`-Zlocation-detail=none`): 1.4 KB gzipped
+        // less than stable's prebuilt std. A panic traps at once (`-Cpanic=immediate-abort`,
+        // 1.5 KB gzipped less again: no hook, none of std's panic machinery); the glue's
+        // `guardExports` (see `guard_exports` below) sees the trap and settles every Promise.
         toolchain::nightly()?;
         let mut cmd = Command::new("rustup");
         cmd.current_dir(crate::root())
@@ -133,7 +135,7 @@ pub fn build(profile: Profile) -> Result<Package> {
             ])
             .env(
                 "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-                "-Zlocation-detail=none",
+                "-Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort",
             )
             // Set by the stable cargo that runs xtask; they must not pick its compiler.
             .env_remove("RUSTUP_TOOLCHAIN")
@@ -164,6 +166,7 @@ pub fn build(profile: Profile) -> Result<Package> {
         });
     run(bindgen.arg(cargo_output(profile)))?;
     let pkg = Package { dir };
+    guard_exports(&pkg)?;
 
     if let Some(wasm_opt) = wasm_opt {
         let wasm = pkg.wasm();
@@ -203,6 +206,34 @@ pub fn build(profile: Profile) -> Result<Package> {
     let version = proc::cargo_version("tunesmith")?;
     apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
     Ok(pkg)
+}
+
+/// The glue's one line that keeps the module's exports (`wasm = instance.exports;` in
+/// `__wbg_finalize_init`, which both `init` and `initSync` end in).
+const EXPORTS_KEPT: &str = "wasm = instance.exports;";
+
+/// Makes the glue call the module through `guardExports` of `src/js/imports.js`, which settles
+/// every pending Promise when the module traps (a panic of the shipped module, which is built
+/// with `panic=immediate-abort`, is a trap and nothing else: see `src/settle.rs`). wasm-bindgen has
+/// no place for this, so it is written into its output, and the build fails if the line moved.
+fn guard_exports(pkg: &Package) -> Result<()> {
+    let js = pkg.js();
+    let glue = std::fs::read_to_string(&js)?;
+    if glue.matches(EXPORTS_KEPT).count() != 1 {
+        bail!(
+            "{}: expected `{EXPORTS_KEPT}` once (wasm-bindgen's glue changed?)",
+            js.display()
+        );
+    }
+    let imports = errors_snippet(&files_under(&pkg.dir.join("snippets"))?, &pkg.dir)?
+        .context("wasm-bindgen wrote no src/js/errors.js snippet")?
+        .replace("errors.js", "imports.js");
+    let glue = format!(
+        "import {{ guardExports }} from './{imports}';\n{}",
+        glue.replace(EXPORTS_KEPT, "wasm = guardExports(instance.exports);")
+    );
+    std::fs::write(&js, glue)?;
+    Ok(())
 }
 
 /// The module cargo builds for `profile`, before wasm-bindgen.
