@@ -26,9 +26,10 @@ const KEPT_EXPORT: &str = "memory";
 /// `memory` that `glue` reads, and returns the renamed module with the `(old, new)` pairs for the
 /// glue. wasmparser reads the module and wasm-encoder writes the two sections; every other section
 /// is copied byte for byte.
-pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames)> {
+pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
     let mut module = Module::new();
     let (mut renames, mut export_renames) = (Vec::new(), Vec::new());
+    let mut modules = Vec::new();
     for payload in Parser::new(0).parse_all(wasm) {
         match payload? {
             Payload::ImportSection(reader) => {
@@ -40,7 +41,8 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames)> {
                     } else {
                         import.name.to_owned()
                     };
-                    section.import(import.module, &name, EntityType::try_from(import.ty)?);
+                    let from = module_name(&mut modules, import.module);
+                    section.import(&from, &name, EntityType::try_from(import.ty)?);
                 }
                 module.section(&section);
             }
@@ -67,7 +69,34 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames)> {
         }
     }
     renames.extend(export_renames);
-    Ok((module.finish(), renames))
+    Ok((module.finish(), renames, modules))
+}
+
+/// The short name of an import module (`./tunesmith_bg.js`, `./snippets/tunesmith-<hash>/src/js/
+/// imports.js`): `m0`, `m1`, ... in order of first use, recorded as renaming `old`. Each of the
+/// module's imports names its module: some 90 times 17 to 56 bytes.
+fn module_name(modules: &mut Renames, old: &str) -> String {
+    if let Some((_, new)) = modules.iter().find(|(o, _)| o == old) {
+        return new.clone();
+    }
+    let short = format!("m{}", base36(modules.len()));
+    modules.push((old.to_owned(), short.clone()));
+    short
+}
+
+/// Applies the module renames of [`shorten`] to the glue: the keys of its import object
+/// (`"./tunesmith_bg.js":e`), not its `import ... from "./snippets/..."` statements. wasm-bindgen
+/// writes one key per namespace import of a snippet, all the same module: they stay one key each.
+pub fn apply_modules_to_glue(glue: &str, modules: &[(String, String)]) -> Result<String> {
+    let mut out = glue.to_owned();
+    for (old, new) in modules {
+        let key = format!("\"{old}\":");
+        if !out.contains(&key) {
+            bail!("the glue's import object has no key {key}");
+        }
+        out = out.replace(&key, &format!("{new}:"));
+    }
+    Ok(out)
 }
 
 /// The next short name after `sigil` (`_0`, `_1`, ... `$0`...), recorded as renaming `old`.
@@ -173,7 +202,7 @@ mod tests {
 
     #[test]
     fn renames_glue_imports_only_and_keeps_the_rest_byte_for_byte() {
-        let (out, renames) = shorten(&module(), GLUE).unwrap();
+        let (out, renames, _) = shorten(&module(), GLUE).unwrap();
         assert_eq!(
             renames[..2],
             [
@@ -188,6 +217,7 @@ mod tests {
         );
         let text = String::from_utf8_lossy(&out);
         assert!(text.contains("makeError") && text.contains("memory") && !text.contains("__wbg"));
+        assert!(!text.contains(GLUE_MODULE) && !text.contains("errors.js"));
         assert_eq!(
             apply_to_glue(GLUE, &renames[..2]).unwrap(),
             "a._0=1;b._1=2;export function generate(e){return w.client_generate(e)}\
@@ -199,7 +229,7 @@ mod tests {
 
     #[test]
     fn renames_every_export_but_memory_and_the_glue_reads_each_whole_name() {
-        let (out, renames) = shorten(&module(), GLUE).unwrap();
+        let (out, renames, _) = shorten(&module(), GLUE).unwrap();
         assert_eq!(
             renames[2..],
             [
@@ -225,10 +255,39 @@ mod tests {
         // does not read (wasm-bindgen's `__abort_handler`, for other hosts) keeps its name.
         let only_longer = "w.client_generateCover()";
         assert!(apply_to_glue(only_longer, &exports[..1]).is_err());
-        let (_, renames) = shorten(&module(), only_longer).unwrap();
+        let (_, renames, _) = shorten(&module(), only_longer).unwrap();
         assert_eq!(
             renames[2..],
             [("client_generateCover".to_owned(), "$0".to_owned())]
         );
+    }
+
+    #[test]
+    fn renames_each_import_module_once_in_the_module_and_in_the_glue_import_object_only() {
+        let (out, _, modules) = shorten(&module(), GLUE).unwrap();
+        assert_eq!(
+            modules,
+            [
+                (GLUE_MODULE.to_owned(), "m0".to_owned()),
+                ("./snippets/x/errors.js".to_owned(), "m1".to_owned()),
+            ]
+        );
+        let imports: Vec<String> = Parser::new(0)
+            .parse_all(&out)
+            .filter_map(|p| match p {
+                Ok(Payload::ImportSection(r)) => Some(r.into_imports()),
+                _ => None,
+            })
+            .flatten()
+            .map(|i| i.unwrap().module.to_owned())
+            .collect();
+        assert_eq!(imports, ["m0", "m1", "m0", "m0"]);
+        let glue = "import{makeError as e}from\"./snippets/x/errors.js\";\
+            return{__proto__:null,\"./tunesmith_bg.js\":h,\"./snippets/x/errors.js\":f,\"./snippets/x/errors.js\":g}";
+        assert_eq!(
+            apply_modules_to_glue(glue, &modules).unwrap(),
+            "import{makeError as e}from\"./snippets/x/errors.js\";return{__proto__:null,m0:h,m1:f,m1:g}"
+        );
+        assert!(apply_modules_to_glue("{}", &modules).is_err());
     }
 }

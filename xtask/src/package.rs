@@ -190,8 +190,9 @@ pub fn build(profile: Profile) -> Result<Package> {
         let js = pkg.js();
         minify(&js, &[])?;
         let glue = std::fs::read_to_string(&js)?;
-        let (module, renames) = crate::imports::shorten(&std::fs::read(&wasm)?, &glue)?;
+        let (module, renames, modules) = crate::imports::shorten(&std::fs::read(&wasm)?, &glue)?;
         let glue = crate::imports::apply_to_glue(&glue, &renames)?;
+        let glue = crate::imports::apply_modules_to_glue(&glue, &modules)?;
         std::fs::write(&wasm, module)?;
         std::fs::write(&js, glue)?;
         let renamed = renames.len();
