@@ -76,12 +76,10 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
 /// imports.js`): `m0`, `m1`, ... in order of first use, recorded as renaming `old`. Each of the
 /// module's imports names its module: some 90 times 17 to 56 bytes.
 fn module_name(modules: &mut Renames, old: &str) -> String {
-    if let Some((_, new)) = modules.iter().find(|(o, _)| o == old) {
-        return new.clone();
+    match modules.iter().find(|(o, _)| o == old) {
+        Some((_, new)) => new.clone(),
+        None => rename(modules, old, 'm'),
     }
-    let short = format!("m{}", base36(modules.len()));
-    modules.push((old.to_owned(), short.clone()));
-    short
 }
 
 /// Applies the module renames of [`shorten`] to the glue: the keys of its import object
@@ -99,7 +97,7 @@ pub fn apply_modules_to_glue(glue: &str, modules: &[(String, String)]) -> Result
     Ok(out)
 }
 
-/// The next short name after `sigil` (`_0`, `_1`, ... `$0`...), recorded as renaming `old`.
+/// The next short name after `sigil` (`_0`, `_1`, ... `$0`..., `m0`...), recorded as renaming `old`.
 fn rename(renames: &mut Renames, old: &str, sigil: char) -> String {
     let short = format!("{sigil}{}", base36(renames.len()));
     renames.push((old.to_owned(), short.clone()));
