@@ -35,7 +35,7 @@ export function settles(promise) {
   });
 }
 
-/** Called by the panic hook (or the allocator, out of memory) just before the module stops. */
+/** Called as the module stops: by `guardExports` when it traps, or by the panic hook of the test builds. */
 export function panicked(message) {
   stopped ??=
     `tunesmith stopped after an internal error (${message}). ` +
