@@ -376,17 +376,20 @@ async function worker({ rec, from, to, seed, matrixCases }) {
     uncaughtExceptions: 0,
     uncaughtExamples: new Examples(),
   };
+  // A trap: the module's own RuntimeError, or what the glue's guardExports turns it into (the shipped
+  // module panics by trapping, and the guard throws the internal TunesmithError in its place).
+  const isTrap = (e) => e instanceof WebAssembly.RuntimeError || (e instanceof TunesmithError && e.kind === "internal");
   // An exception nobody can catch (thrown from a callback the package scheduled) would end a Node
   // process: count it, with the case that was running, and go on.
   let current = "";
   process.on("unhandledRejection", (reason) => {
     if (reason instanceof Hostile && /hostile promise/.test(reason.message)) return; // our own exotic value
-    if (reason instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
+    if (isTrap(reason)) counts.wasmTraps++;
     counts.unhandledRejections++;
     counts.uncaughtExamples.add("unhandledRejection", `${describe(reason)} during ${current}`);
   });
   process.on("uncaughtException", (error) => {
-    if (error instanceof WebAssembly.RuntimeError) counts.wasmTraps++;
+    if (isTrap(error)) counts.wasmTraps++;
     counts.uncaughtExceptions++;
     counts.uncaughtExamples.add("uncaughtException", `${describe(error)} during ${current}`);
   });
@@ -521,7 +524,7 @@ async function worker({ rec, from, to, seed, matrixCases }) {
       if (out.how === "pending") {
         counts.pending++;
         counts.pendingExamples.add(c.entry, `${c.slot} <- ${c.kind}`);
-      } else if (out.error instanceof WebAssembly.RuntimeError) {
+      } else if (isTrap(out.error)) {
         // A panic (or any trap) in the module: whether or not it still answers after, it is one.
         counts.wasmTraps++;
         counts.untypedExamples.add("trap", `${out.how} ${describe(out.error)} at ${c.slot} <- ${c.kind}`);
