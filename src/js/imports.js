@@ -92,17 +92,6 @@ export function guard() {
 /** The `fetch` of a Client given none: set by the Node entry (node.js), else the runtime's own. */
 let runtimeFetch = null;
 
-/** The runtime's own `fetch` as this module found it when it loaded, if native (not a polyfill or a
- * test double put there before): the one `fetch` known to honour `init.signal`. */
-const nativeFetch = (() => {
-  try {
-    const f = globalThis.fetch;
-    return typeof f === "function" && f.name === "fetch" && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f)) ? f : null;
-  } catch {
-    return null;
-  }
-})();
-
 /** Sets the `fetch` that Clients created without one send with (node.js: undici's pool). */
 export function useFetch(fetch) {
   runtimeFetch = fetch;
@@ -178,14 +167,11 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
   }
   const init = { method, headers: Object.fromEntries(headers), signal: own };
   if (body !== null) init.body = body;
-  // Raced against the attempt's own signal: a `fetch` that ignores `init.signal` (some polyfills
-  // and test doubles) still settles at the timeout or the caller's abort. The runtime's own `fetch`
-  // honours the signal (its Promise and the body's reject when it fires): no race, two Promises and
-  // two listeners less per call.
-  const race = fetch === nativeFetch ? (promise) => promise : (promise) => untilSignal(promise, own);
   const done = (async () => {
     try {
-      const response = await race(fetch.call(globalThis, url, init));
+      // Raced against the attempt's own signal: a `fetch` that ignores `init.signal` (some
+      // polyfills and test doubles) still settles at the timeout or the caller's abort.
+      const response = await untilSignal(fetch.call(globalThis, url, init), own);
       if (response === own) return ended();
       const status = response.status;
       const found = response.headers;
@@ -195,7 +181,7 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
           return typeof value === "string" ? value : undefined;
         } catch {}
       };
-      const text = await race(response.text());
+      const text = await untilSignal(response.text(), own);
       if (text === own) return ended();
       return answer(status, text, header);
     } catch (error) {
