@@ -9,7 +9,7 @@
 //!
 //! Who tells it depends on the build. The shipped module is built with `panic=immediate-abort`
 //! (xtask/src/package.rs): a panic traps at once, with no hook and none of std's panic machinery
-//! (1.5 KB gzipped), and `guardExports` of `imports.js`, which wraps every export of the module,
+//! (4.3 KB gzipped, the reporting allocator that went with it included), and `guardExports` of `imports.js`, which wraps every export of the module,
 //! sees the trap leave it; so does running out of memory, in every build (std aborts without the
 //! hook). The other builds (tests, `cargo xtask build --dev`) keep a panic hook that reports
 //! first, with the panic's message.
@@ -17,8 +17,6 @@
 use js_sys::Promise;
 use std::future::Future;
 use std::pin::Pin;
-#[cfg(not(panic = "immediate-abort"))]
-use std::sync::atomic::{AtomicBool, Ordering};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -31,16 +29,11 @@ extern "C" {
     fn guard() -> Result<(), JsValue>;
 }
 
-#[cfg(not(panic = "immediate-abort"))]
-static HOOK_INSTALLED: AtomicBool = AtomicBool::new(false);
-
 /// Throws (as the `Err`) the internal error once the module has stopped; every synchronous entry
 /// point calls it first. Installs the panic hook on the first call.
 pub fn entered() -> Result<(), JsValue> {
     #[cfg(not(panic = "immediate-abort"))]
-    if !HOOK_INSTALLED.swap(true, Ordering::Relaxed) {
-        install_hook();
-    }
+    hook::install_once();
     guard()
 }
 
@@ -59,28 +52,42 @@ fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Pro
     settles(future_to_promise(future))
 }
 
-/// A panic raised by the code of a test binary (a file under `tests/`, e.g. a failed assertion)
-/// is that test's failure, not the module's: the runner goes on with the next test, so it must not
-/// stop the module for them (one failing test would fail every later one). The hook found
-/// installed (the test runner's, which reports the message) handles it instead.
+/// The panic hook of the builds that have one (all but the shipped module, whose panics trap
+/// at once: `guardExports` of `imports.js` sees those).
 #[cfg(not(panic = "immediate-abort"))]
-fn raised_by_a_test(file: &str) -> bool {
-    file.starts_with("tests/") || file.starts_with("tests\\")
-}
+mod hook {
+    use super::panicked;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
-#[cfg(not(panic = "immediate-abort"))]
-fn install_hook() {
-    let found = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("a panic");
-        match info.location() {
-            Some(at) if raised_by_a_test(at.file()) => found(info),
-            _ => panicked(message),
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+    pub fn install_once() {
+        if !INSTALLED.swap(true, Ordering::Relaxed) {
+            install();
         }
-    }));
+    }
+
+    /// A panic raised by the code of a test binary (a file under `tests/`, e.g. a failed
+    /// assertion) is that test's failure, not the module's: the runner goes on with the next test,
+    /// so it must not stop the module for them (one failing test would fail every later one). The
+    /// hook found installed (the test runner's, which reports the message) handles it instead.
+    fn raised_by_a_test(file: &str) -> bool {
+        file.starts_with("tests/") || file.starts_with("tests\\")
+    }
+
+    fn install() {
+        let found = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic");
+            match info.location() {
+                Some(at) if raised_by_a_test(at.file()) => found(info),
+                _ => panicked(message),
+            }
+        }));
+    }
 }
