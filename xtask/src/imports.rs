@@ -24,8 +24,9 @@ const KEPT_EXPORT: &str = "memory";
 
 /// Renames every import of `GLUE_MODULE` whose name starts with `__wb` (`__wbg_*`, and the
 /// intrinsics `__wbindgen_*`: 85 B gzipped) and every export but `memory` that `glue` reads, and
-/// returns the renamed module with the `(old, new)` pairs for the glue. wasmparser reads the module and wasm-encoder writes the two sections; every other section
-/// is copied byte for byte.
+/// every import module (see [`module_name`]); returns the renamed module with the `(old, new)`
+/// pairs for the glue, names then modules. wasmparser reads the module and wasm-encoder writes the
+/// two sections; every other section is copied byte for byte.
 pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
     let mut module = Module::new();
     let (mut renames, mut export_renames) = (Vec::new(), Vec::new());

@@ -122,7 +122,7 @@ pub fn build(profile: Profile) -> Result<Package> {
         // The shipped module: std built for size with the crate (nightly's `-Zbuild-std`), and
         // no file names or lines in panic messages (`-Zlocation-detail=none`): 1.4 KB gzipped
         // less than stable's prebuilt std. A panic traps at once (`-Cpanic=immediate-abort`,
-        // 1.5 KB gzipped less again: no hook, none of std's panic machinery); the glue's
+        // 4.3 KB gzipped less again: no hook, none of std's panic machinery); the glue's
         // `guardExports` (see `guard_exports` below) sees the trap and settles every Promise.
         toolchain::nightly()?;
         let mut cmd = Command::new("rustup");
@@ -232,9 +232,9 @@ fn guard_exports(pkg: &Package) -> Result<()> {
             js.display()
         );
     }
-    let imports = errors_snippet(&files_under(&pkg.dir.join("snippets"))?, &pkg.dir)?
-        .context("wasm-bindgen wrote no src/js/errors.js snippet")?
-        .replace("errors.js", "imports.js");
+    let errors = errors_snippet(&files_under(&pkg.dir.join("snippets"))?, &pkg.dir)?
+        .context("wasm-bindgen wrote no src/js/errors.js snippet")?;
+    let imports = beside_errors(&errors, "imports.js");
     let glue = format!(
         "import {{ guardExports }} from './{imports}';\n{}",
         glue.replace(EXPORTS_KEPT, "wasm = guardExports(instance.exports);")
@@ -290,7 +290,6 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
         }
         let dest = pkg.join(rel);
         let mut text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
-        // wasm-bindgen writes every snippet of the crate to one folder: imports.js is beside errors.js.
         for (placeholder, file) in [
             ("__ERRORS_SNIPPET__", "errors.js"),
             ("__IMPORTS_SNIPPET__", "imports.js"),
@@ -304,7 +303,7 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
                     template.join(rel).display()
                 )
             })?;
-            text = text.replace(placeholder, &path.replace("errors.js", file));
+            text = text.replace(placeholder, &beside_errors(path, file));
         }
         std::fs::write(&dest, text)?;
     }
@@ -313,6 +312,12 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
         files.len()
     );
     Ok(())
+}
+
+/// The path of the snippet `file` (`imports.js`), from that of `errors.js`: wasm-bindgen writes
+/// every snippet of the crate to one folder.
+fn beside_errors(errors_snippet: &str, file: &str) -> String {
+    errors_snippet.replace("errors.js", file)
 }
 
 /// `snippets/<crate>-<hash>/src/js/errors.js`, when wasm-bindgen wrote exactly one such file.
