@@ -56,7 +56,7 @@ fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Pro
 /// at once: `guardExports` of `imports.js` sees those).
 #[cfg(not(panic = "immediate-abort"))]
 mod hook {
-    use super::panicked;
+    use crate::settle::panicked;
     use std::sync::atomic::{AtomicBool, Ordering};
 
     static INSTALLED: AtomicBool = AtomicBool::new(false);
