@@ -2,7 +2,7 @@
 // they load the wasm before anything here is called.
 import { Client as WasmClient, __callbackKey } from "./tunesmith.js";
 import { TunesmithError, ValidationError } from "./__ERRORS_SNIPPET__";
-import { OPERATION_METHODS } from "./methods.generated.js";
+import { METHODS } from "./methods.generated.js";
 
 export { parseCallback } from "./tunesmith.js";
 export {
@@ -57,9 +57,9 @@ export class Client extends WasmClient {
   }
 }
 
-// The operations' methods, each a call of the module's one entry with the operation's name (an
-// export and a glue function per operation would cost the module more than this list).
-for (const name of OPERATION_METHODS) {
+// The operations' and the waiters' methods, each a call of the module's one entry with the method's
+// name (an export and a glue function per method would cost the module more than this list).
+for (const name of METHODS) {
   Object.defineProperty(WasmClient.prototype, name, {
     value(request, options) {
       return this.__call(name, request, options);

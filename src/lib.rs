@@ -88,7 +88,7 @@ use js::{get, Arg, JsFields};
 use js_sys::Promise;
 use std::rc::Rc;
 use tunesmith_protocol::endpoints::Method;
-use tunesmith_protocol::{rules, Op};
+use tunesmith_protocol::{rules, Op, TaskFamily};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -249,16 +249,31 @@ impl Client {
     /// Base64 data or URL rather than a request object.
     // `operation` is a `JsValue`, not a `&str`: the glue would convert any other value to a string
     // in JavaScript, running its `toString` outside the checked path.
+    ///
+    /// The waiters (`waitForTask`...) come through here too, named by their family's
+    /// `waiter_name`: `request` is then the task id (or the `{ taskId }` a create resolved with).
     #[wasm_bindgen(js_name = "__call", skip_typescript)]
     pub fn call(&self, operation: JsValue, request: JsValue, options: Option<JsValue>) -> Promise {
-        match op_named(&Arg::new(operation, "operation")) {
+        let name = Arg::new(operation, "operation");
+        match op_named(&name) {
             Ok(Op::UploadStream) => self.upload_file(request, options),
             Ok(Op::UploadBase64) => self.upload_base64(request, options),
             Ok(Op::UploadFromUrl) => self.upload_from_url(request, options),
             Ok(op) => self.run(op, request, options),
-            Err(e) => settle::promise(async move { Err(e.into_js()) }),
+            Err(e) => match waiter_named(&name) {
+                Some(family) => waiters::waiter_promise(self, family, request, options),
+                None => settle::promise(async move { Err(e.into_js()) }),
+            },
         }
     }
+}
+
+/// The task family whose waiter (`waitForTask`...) `name` names.
+fn waiter_named(name: &Arg) -> Option<TaskFamily> {
+    let text = name.text().ok()??;
+    TaskFamily::ALL
+        .into_iter()
+        .find(|family| family.waiter_name() == text)
 }
 
 /// The operation of the endpoint table named by `name` (`getTask`...): shared by `call` and

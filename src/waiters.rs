@@ -107,9 +107,9 @@ pub async fn wait_for(
     }
 }
 
-// Not inlined: six exported methods share one copy instead of carrying one each (wasm size).
-#[inline(never)]
-fn waiter_promise(
+/// A waiter's Promise: what `waitForTask`... return, through the module's one entry (`lib.rs`,
+/// `Client::call`), and what the Rust callers of the JavaScript face (the suites) await.
+pub(crate) fn waiter_promise(
     client: &Client,
     family: TaskFamily,
     task_id: JsValue,
@@ -192,15 +192,16 @@ pub async fn wait_after_create(
     wait_for(inner, family, task_id, opts).await
 }
 
-/// One exported waiter per family (`waitForTask`...), from one line each. Their TypeScript
-/// signatures are in `ts/waiters.d.ts`.
+/// One waiter per family (`waitForTask`...), for Rust callers of the JavaScript face (the suites):
+/// the same path as JavaScript's named methods, which reach `waiter_promise` through
+/// [`Client::call`] with the family's waiter name (`TaskFamily::waiter_name`). Not exported: one
+/// export and one glue method per waiter cost the module more than their names in
+/// `methods.generated.js`. Their TypeScript signatures are in `ts/waiters.d.ts`.
 macro_rules! waiters {
-    ($($(#[$doc:meta])* $name:ident => $js:literal, $family:ident;)*) => {
-        #[wasm_bindgen]
+    ($($(#[$doc:meta])* $name:ident => $family:ident;)*) => {
         impl Client {
             $(
                 $(#[$doc])*
-                #[wasm_bindgen(js_name = $js, skip_typescript)]
                 pub fn $name(&self, task_id: JsValue, options: Option<JsValue>) -> Promise {
                     waiter_promise(self, TaskFamily::$family, task_id, options)
                 }
@@ -211,23 +212,23 @@ macro_rules! waiters {
 
 waiters! {
     /// Waits for a music task (generate, extend, covers and extensions of uploads, add-*) to end.
-    wait_for_task => "waitForTask", Music;
+    wait_for_task => Music;
     /// Waits for a cover task to end.
-    wait_for_cover => "waitForCover", Cover;
+    wait_for_cover => Cover;
     /// Waits for a WAV conversion to end.
-    wait_for_wav => "waitForWav", Wav;
+    wait_for_wav => Wav;
     /// Waits for a lyrics task to end.
-    wait_for_lyrics => "waitForLyrics", Lyrics;
+    wait_for_lyrics => Lyrics;
     /// Waits for a vocal separation to end.
-    wait_for_vocal_separation => "waitForVocalSeparation", VocalSeparation;
+    wait_for_vocal_separation => VocalSeparation;
     /// Waits for a music video to end.
-    wait_for_video => "waitForVideo", Video;
+    wait_for_video => Video;
     /// Waits for a MIDI task to end.
-    wait_for_midi => "waitForMidi", Midi;
+    wait_for_midi => Midi;
     /// Waits for an audio recovery to end.
-    wait_for_recovery => "waitForRecovery", Recovery;
+    wait_for_recovery => Recovery;
     /// Waits for a voice validation's phrase.
-    wait_for_voice_validation => "waitForVoiceValidation", VoiceValidation;
+    wait_for_voice_validation => VoiceValidation;
     /// Waits for a custom voice to be made.
-    wait_for_voice => "waitForVoice", Voice;
+    wait_for_voice => Voice;
 }
