@@ -12,12 +12,16 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use tunesmith_protocol::TaskFamily;
 use wasm_bindgen::prelude::*;
+use web_sys::AbortSignal;
 
 #[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
     /// Wraps `step` (a function returning a Promise of `{value, done}`) in an async iterator.
     #[wasm_bindgen(js_name = asyncIterator)]
     fn async_iterator(step: &JsValue, close: &JsValue) -> JsValue;
+    /// `[signal, stop]` of a new AbortController that `user` also fires; `undefined` if the
+    /// runtime has none.
+    fn stopper(user: Option<AbortSignal>) -> JsValue;
 }
 
 /// `{ value, done }` of an async iterator.
@@ -32,26 +36,24 @@ fn iter_result(value: &JsValue, done: bool) -> JsValue {
 fn watch(inner: Rc<Driver>, task_id: String, opts: &WaitOptions) -> Result<JsValue, Error> {
     // Closing the iterator (`break`, `return()`) aborts a query or sleep in flight: the watch has
     // its own controller, which the caller's signal also fires.
-    let unavailable =
-        |e| Error::invalid("signal", "type", "AbortController is unavailable").with_cause(e);
-    let stop = web_sys::AbortController::new().map_err(unavailable)?;
-    let stop_fn: Function = get(&stop, "abort")
-        .dyn_into::<Function>()
-        .map_err(unavailable)?
-        .bind0(&stop);
-    if let Some(user) = &opts.signal {
-        if user.aborted() {
-            stop.abort();
-        }
-        let _ = user.add_event_listener_with_callback("abort", &stop_fn);
-    }
+    let stop = stopper(opts.signal.clone());
+    let (Ok(signal), Ok(stop_fn)) = (
+        get(&stop, "0").dyn_into::<AbortSignal>(),
+        get(&stop, "1").dyn_into::<Function>(),
+    ) else {
+        return Err(Error::invalid(
+            "signal",
+            "type",
+            "AbortController is unavailable",
+        ));
+    };
     let poll = Rc::new(RefCell::new(Some(Poll::new(
         inner,
         TaskFamily::Music,
         task_id,
         opts.timeout_ms,
         opts.schedule,
-        Some(stop.signal()),
+        Some(signal),
     ))));
     let closed = Rc::new(Cell::new(false));
     let (step_poll, step_closed) = (poll.clone(), closed.clone());

@@ -260,6 +260,14 @@ export function asyncIterator(step, close) {
   let tail = Promise.resolve();
   let finished = false;
   const end = (value) => ({ value, done: true });
+  // However the watch ends (its last record, an error, `return()`), `close` runs once: the wasm
+  // side drops its poll, and the listener on the caller's signal goes.
+  const stop = () => {
+    if (!finished) {
+      finished = true;
+      close();
+    }
+  };
   return {
     next() {
       const result = tail.then(() =>
@@ -267,11 +275,11 @@ export function asyncIterator(step, close) {
           ? end(undefined)
           : step().then(
               (r) => {
-                if (r.done) finished = true;
+                if (r.done) stop();
                 return r;
               },
               (e) => {
-                finished = true;
+                stop();
                 throw e;
               },
             ),
@@ -281,16 +289,30 @@ export function asyncIterator(step, close) {
     },
     // `break` in a for-await loop lands here: stop polling and let the wasm side drop its state.
     return(value) {
-      if (!finished) {
-        finished = true;
-        close();
-      }
+      stop();
       return Promise.resolve(end(value));
     },
     [Symbol.asyncIterator]() {
       return this;
     },
   };
+}
+
+/**
+ * `[signal, stop]` of the watch's own AbortController, which `user` (the caller's signal, if any)
+ * also fires: closing the iterator calls `stop`, aborting a query or sleep in flight; the listener
+ * on `user` goes with it. `undefined` in a runtime without AbortController.
+ */
+export function stopper(user) {
+  if (typeof AbortController !== "function") return;
+  const controller = new AbortController();
+  const stop = () => {
+    user?.removeEventListener("abort", stop);
+    controller.abort();
+  };
+  if (user?.aborted) stop();
+  else user?.addEventListener("abort", stop);
+  return [controller.signal, stop];
 }
 
 // ---- Uploads (uploads/) ----
