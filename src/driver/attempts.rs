@@ -25,6 +25,8 @@ extern "C" {
 pub struct Driver {
     pub config: Config,
     fetch: Function,
+    /// `config.headers` as the JavaScript object every attempt sends (`transport::Request`).
+    headers: JsValue,
 }
 
 /// What goes over the wire for one operation.
@@ -47,7 +49,12 @@ impl Driver {
                 )
             })?,
         };
-        Ok(Driver { config, fetch })
+        let headers = transport::headers_object(&config.headers);
+        Ok(Driver {
+            config,
+            fetch,
+            headers,
+        })
     }
 
     /// Sends `op` with its body and query, retrying as the protocol allows; resolves with the
@@ -72,27 +79,20 @@ impl Driver {
             Body::Json(s) => (Some(s.into()), true),
             Body::Raw(v) => (Some(v), false),
         };
+        let extra = transport::headers_object(&opts.headers);
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            let mut headers: Vec<(&str, String)> = Vec::with_capacity(4);
-            if let Some(key) = self.api_key().await? {
-                headers.push(("Authorization", format!("Bearer {key}")));
-            }
-            if json {
-                headers.push(("Content-Type", "application/json".to_owned()));
-            }
-            for (k, v) in self.config.headers.iter().chain(&opts.headers) {
-                headers.push((k.as_str(), v.clone()));
-            }
-            let method = match endpoint.method {
-                Method::Get => "GET",
-                Method::Post => "POST",
-            };
             let request = Request {
-                method,
+                method: match endpoint.method {
+                    Method::Get => "GET",
+                    Method::Post => "POST",
+                },
                 url: &url,
-                headers,
+                key: self.api_key().await?,
+                json,
+                headers: &self.headers,
+                extra: &extra,
                 body: body.as_ref(),
             };
             let outcome = transport::send(

@@ -61,10 +61,10 @@ pub fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
             reply.status,
         ),
     };
-    error.request_id = reply.request_id;
+    error.request_id = reply.header("x-request-id");
     error.retry_after_ms = retry::parse_retry_after(
-        reply.retry_after.as_deref(),
-        reply.retry_after_ms.as_deref(),
+        reply.header("retry-after").as_deref(),
+        reply.header("retry-after-ms").as_deref(),
     );
     Err(error)
 }

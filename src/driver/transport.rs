@@ -33,32 +33,64 @@ extern "C" {
         fetch: &Function,
         method: &str,
         url: &str,
-        headers: Array,
+        key: Option<String>,
+        json: bool,
+        headers: &JsValue,
+        extra: &JsValue,
         body: &JsValue,
         timeout_ms: f64,
         signal: Option<AbortSignal>,
         report: Option<Function>,
     ) -> Array;
+    /// A response header of an answer (its `header` function), if it was sent.
+    #[wasm_bindgen(js_name = readHeader)]
+    fn read_header(header: &JsValue, name: &str) -> Option<String>;
     /// `[slept, cancel]`: `slept` resolves `true` after `ms`, `false` when the signal fires.
     #[wasm_bindgen(js_name = sleep)]
     fn sleep_js(ms: f64, signal: Option<AbortSignal>) -> Array;
 }
 
+/// One attempt's request. Its headers are put together in JavaScript, in this order, a later one
+/// replacing an earlier one of the same name: `Authorization: Bearer {key}`, `Content-Type:
+/// application/json` for a JSON body, the client's `headers`, the call's `extra`.
 pub struct Request<'a> {
     pub method: &'static str,
     pub url: &'a str,
-    pub headers: Vec<(&'a str, String)>,
+    pub key: Option<String>,
+    pub json: bool,
+    /// The client's headers, as a JavaScript object made once (`headers_object`), or `undefined`.
+    pub headers: &'a JsValue,
+    /// The call's headers, likewise.
+    pub extra: &'a JsValue,
     /// A JSON string, a FormData, or nothing.
     pub body: Option<&'a JsValue>,
 }
 
-/// What came back: the status, the parsed JSON body (or its text), and the headers the client reads.
+/// What came back: the status, the parsed JSON body (or its text), and its headers, read only when
+/// the answer is an error (a success needs none: three reads across the boundary saved per call).
 pub struct Reply {
     pub status: u16,
     pub body: JsValue,
-    pub request_id: Option<String>,
-    pub retry_after: Option<String>,
-    pub retry_after_ms: Option<String>,
+    header: JsValue,
+}
+
+impl Reply {
+    /// The response header `name` (lower case), if it was sent.
+    pub fn header(&self, name: &str) -> Option<String> {
+        read_header(&self.header, name)
+    }
+}
+
+/// `headers` as a JavaScript object for [`Request`], `undefined` when there are none.
+pub fn headers_object(headers: &[(String, String)]) -> JsValue {
+    if headers.is_empty() {
+        return JsValue::UNDEFINED;
+    }
+    let object = js_sys::Object::new();
+    for (name, value) in headers {
+        crate::js::set(&object, name, &JsValue::from_str(value));
+    }
+    object.into()
 }
 
 #[derive(Debug)]
@@ -97,18 +129,14 @@ pub async fn send(
     signal: Option<&AbortSignal>,
     report: Option<&Function>,
 ) -> Result<Reply, Failure> {
-    let headers = Array::new();
-    for (name, value) in &req.headers {
-        headers.push(&Array::of2(
-            &JsValue::from_str(name),
-            &JsValue::from_str(value),
-        ));
-    }
     let outcome: Array = await_pair(attempt(
         fetch,
         req.method,
         req.url,
-        headers,
+        req.key,
+        req.json,
+        req.headers,
+        req.extra,
         req.body.unwrap_or(&JsValue::NULL),
         timeout_ms,
         signal.cloned(),
@@ -121,9 +149,7 @@ pub async fn send(
         return Ok(Reply {
             status: status as u16,
             body: outcome.get(1),
-            request_id: outcome.get(2).as_string(),
-            retry_after: outcome.get(3).as_string(),
-            retry_after_ms: outcome.get(4).as_string(),
+            header: outcome.get(2),
         });
     }
     Err(match first.as_string().as_deref() {

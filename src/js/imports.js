@@ -106,16 +106,24 @@ export function defaultFetch() {
 const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
 
 /**
- * Sends one request and reads its whole answer within `timeoutMs`: `[answer, cancel]`. `answer`
- * never rejects; it resolves with `[status, body (parsed JSON, else its text), x-request-id,
- * retry-after, retry-after-ms]`, or with `["abort" | "timeout" | "network", cause]`: the caller's
+ * Sends one request and reads its whole answer within `timeoutMs`: `[answer, cancel]`. The headers
+ * are `Authorization: Bearer {key}` (with a key), `Content-Type: application/json` (with `json`),
+ * then the client's `headers` and the call's `extra` (objects, or undefined), a later one replacing
+ * an earlier one of the same name. `answer` never rejects; it resolves with `[status, body (parsed
+ * JSON, else its text), header]`, `header(name)` reading a response header (the wasm side reads
+ * them only from an error, through `readHeader`), or with `["abort" | "timeout" | "network",
+ * cause]`: the caller's
  * abort wins over the timer. `cancel()` clears the timer and the listener on the caller's signal,
  * and aborts a request still in flight (a dropped Rust future leaves nothing running); the wasm
  * side calls it whichever way the attempt ends. With `report` (a `progressOf` function) and
  * XMLHttpRequest at hand, the body goes through XHR, the only browser API that reports upload
  * progress; otherwise through `fetch` (the caller's, or the global one).
  */
-export function attempt(fetch, method, url, headers, body, timeoutMs, signal, report) {
+export function attempt(fetch, method, url, key, json, base, extra, body, timeoutMs, signal, report) {
+  const headers = {};
+  if (key !== undefined) headers.Authorization = "Bearer " + key;
+  if (json) headers["Content-Type"] = "application/json";
+  Object.assign(headers, base, extra);
   const xhr = report && typeof XMLHttpRequest === "function" ? new XMLHttpRequest() : null;
   const controller = xhr ? null : new AbortController();
   const own = controller?.signal;
@@ -137,7 +145,7 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
       } catch {}
     }
     status = typeof status === "number" ? status : 0;
-    return [status, body, header("x-request-id"), header("retry-after"), header("retry-after-ms")];
+    return [status, body, header];
   };
   const cancel = () => {
     clearTimeout(timer);
@@ -149,10 +157,17 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
     const done = new Promise((resolve) => {
       try {
         xhr.open(method, url);
-        for (const [name, value] of headers) xhr.setRequestHeader(name, value);
+        for (const name in headers) xhr.setRequestHeader(name, headers[name]);
         // XHR's own timer covers the whole exchange, upload included.
         xhr.timeout = timerMs(timeoutMs) || 1;
-        xhr.onload = () => resolve(answer(xhr.status, xhr.responseText, (n) => xhr.getResponseHeader(n) ?? undefined));
+        xhr.onload = () =>
+          resolve(
+            answer(xhr.status, xhr.responseText, (n) => {
+              try {
+                return xhr.getResponseHeader(n) ?? undefined;
+              } catch {}
+            }),
+          );
         xhr.onerror = () =>
           resolve(ended(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)")));
         xhr.onabort = () => resolve(ended());
@@ -165,7 +180,7 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
     });
     return [done, cancel];
   }
-  const init = { method, headers: Object.fromEntries(headers), signal: own };
+  const init = { method, headers, signal: own };
   if (body !== null) init.body = body;
   const done = (async () => {
     try {
@@ -189,6 +204,11 @@ export function attempt(fetch, method, url, headers, body, timeoutMs, signal, re
     }
   })();
   return [done, cancel];
+}
+
+/** The response header `name` of an answer of `attempt` (its `header`), or undefined. */
+export function readHeader(header, name) {
+  return header(name);
 }
 
 /** `promise`'s value, or `signal` itself if it fires first; the listener goes with the wait. */

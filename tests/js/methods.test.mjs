@@ -43,3 +43,21 @@ test("the module's one entry refuses a name that is no operation", async () => {
     assert.ok(error instanceof pkg.ValidationError && error.field === "operation", `${String(name)}: ${error}`);
   }
 });
+
+test("every waiter the types declare is a method of Client, reaching the module's entry", async () => {
+  // The waiters' names as TypeScript users see them, not the list api.js defines them from.
+  const { readFile } = await import("node:fs/promises");
+  const types = await readFile(join(PKG, "tunesmith.d.ts"), "utf8");
+  const waiters = [...new Set(types.match(/\bwaitFor[A-Za-z]+(?=\()/g))];
+  assert.equal(waiters.length, 10, waiters.join(", "));
+  const c = client();
+  for (const name of waiters) {
+    assert.equal(typeof pkg.Client.prototype[name], "function", name);
+    // Refused by the waiter's own check, before the network.
+    const error = await c[name](5).then(
+      () => assert.fail(`${name} resolved`),
+      (e) => e,
+    );
+    assert.ok(error instanceof pkg.ValidationError && error.field === "taskId", `${name}: ${error}`);
+  }
+});
