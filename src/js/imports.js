@@ -182,27 +182,22 @@ export function attempt(fetch, method, url, key, json, base, extra, body, timeou
   }
   const init = { method, headers, signal: own };
   if (body !== null) init.body = body;
-  const done = (async () => {
-    try {
-      // Raced against the attempt's own signal: a `fetch` that ignores `init.signal` (some
-      // polyfills and test doubles) still settles at the timeout or the caller's abort.
-      const response = await untilSignal(fetch.call(globalThis, url, init), own);
-      if (response === own) return ended();
-      const status = response.status;
-      const found = response.headers;
-      const header = (name) => {
-        try {
-          const value = found.get(name);
-          return typeof value === "string" ? value : undefined;
-        } catch {}
-      };
-      const text = await untilSignal(response.text(), own);
-      if (text === own) return ended();
-      return answer(status, text, header);
-    } catch (error) {
-      return ended(error);
-    }
-  })();
+  // The whole exchange (the response, then its text) is raced once against the attempt's own
+  // signal: a `fetch` that ignores `init.signal` (some polyfills and test doubles) still settles at
+  // the timeout or the caller's abort. One race, not one per step: a listener and a Promise fewer.
+  const exchange = async () => {
+    const response = await fetch.call(globalThis, url, init);
+    const status = response.status;
+    const found = response.headers;
+    const header = (name) => {
+      try {
+        const value = found.get(name);
+        return typeof value === "string" ? value : undefined;
+      } catch {}
+    };
+    return answer(status, await response.text(), header);
+  };
+  const done = untilSignal(exchange(), own).then((outcome) => (outcome === own ? ended() : outcome), ended);
   return [done, cancel];
 }
 
