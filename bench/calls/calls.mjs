@@ -3,7 +3,10 @@
 //      task through the package, against a raw `fetch` + `JSON.parse` of the same request (goal:
 //      at most 1.10x), in Node and in Chromium, in the same run. Blocks of calls alternate between
 //      the two sides, so that machine load hits both alike; the figure is the median of the blocks.
-//   2. CPU profiles of the same loops (Node's --cpu-prof; Chromium's profiler over CDP), with the
+//   2. Each call split into phases (before the fetch starts, the fetch, its text, after), both sides
+//      through the same traced fetch, and the package's own work run back to back on a canned
+//      fetch: in Chromium that work costs several times more between real requests than back to back.
+//   3. CPU profiles of the same loops (Node's --cpu-prof; Chromium's profiler over CDP), with the
 //      module's function names kept (TUNESMITH_NAMED_PKG: the package with the named module and the
 //      unminified glue): self time per call by part (the module, the glue, fetch, the engine...)
 //      for each side, and the package's heaviest functions.
@@ -32,6 +35,7 @@ const BLOCKS = sized(30, 2);
 const PER_BLOCK = sized(50, 5);
 const WARMUP = sized(300, 5);
 const PROFILED_CALLS = sized(3000, 20);
+const PHASE_ROUNDS = sized(2000, 10);
 const GOAL = 1.1;
 const SELF = fileURLToPath(import.meta.url);
 const PROFILED_SIDES = ["getCredits, package", "getCredits, raw fetch + JSON.parse", "getTask, package", "getTask, raw fetch + JSON.parse"];
@@ -81,6 +85,73 @@ function makeSides(Client, music, key, taskId) {
       if ((await raw(taskPath)).status !== "SUCCESS") throw new Error("raw getTask: not SUCCESS");
     },
   };
+}
+
+/**
+ * Where one call's wall time goes, by phase (mean µs over `rounds` sequential calls a side): before
+ * the fetch starts, from the fetch to its response, reading the text, and from the text to the
+ * caller's result. Both sides send through the same traced `fetch` (the global one); the raw side
+ * with what the package adds around an attempt (an AbortController's signal, a timer). Also the
+ * package's whole call on a canned `fetch` that answers at once, run hot (many calls in a row): its
+ * own work with no network wait between calls. Runs in Node and in the page alike.
+ */
+async function phases(Client, music, key, rounds) {
+  const url = `${music}/api/v1/generate/credit`;
+  let started, answered, read;
+  const traced = (input, init) => {
+    started = performance.now();
+    return fetch(input, init).then((response) => {
+      answered = performance.now();
+      const text = () => response.text().then((t) => ((read = performance.now()), t));
+      return { status: response.status, headers: response.headers, text };
+    });
+  };
+  const client = new Client({ apiKey: key, baseUrl: music, dangerouslyAllowBrowser: true, maxRetries: 0, fetch: traced });
+  const headers = { Authorization: `Bearer ${key}` };
+  const sides = {
+    "raw + AbortController, timer": async () => {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 60_000);
+      try {
+        const response = await traced(url, { method: "GET", headers: { ...headers }, signal: controller.signal });
+        return JSON.parse(await response.text()).data;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    package: async () => (await client.getCredits()).credits,
+  };
+  const sums = Object.fromEntries(Object.keys(sides).map((n) => [n, [0, 0, 0, 0]]));
+  for (let round = 0; round < rounds + 50; round++) {
+    for (const [name, call] of Object.entries(sides)) {
+      const t0 = performance.now();
+      await call();
+      const end = performance.now();
+      if (round < 50) continue;
+      const parts = [started - t0, answered - started, read - answered, end - read];
+      parts.forEach((us, i) => (sums[name][i] += (us * 1000) / rounds));
+    }
+  }
+  const canned = JSON.stringify({ code: 200, msg: "success", data: 100 });
+  const instant = async () => ({ status: 200, headers: { get: () => null }, text: async () => canned });
+  const offline = new Client({ apiKey: key, baseUrl: music, dangerouslyAllowBrowser: true, maxRetries: 0, fetch: instant });
+  const hot = rounds * 20;
+  for (let i = 0; i < hot; i++) await offline.getCredits();
+  const t0 = performance.now();
+  for (let i = 0; i < hot; i++) await offline.getCredits();
+  return { sums, hotUs: ((performance.now() - t0) * 1000) / hot };
+}
+
+function printPhases(where, { sums, hotUs }) {
+  console.log(`\n  ${where}: getCredits by phase (mean µs a call; both sides through the same traced fetch)`);
+  const names = ["before the fetch starts", "fetch to its response", "reading the text", "text to the caller's result"];
+  const sides = Object.keys(sums);
+  console.log(`    ${"phase".padEnd(32)}${sides.map((s) => s.padStart(30)).join("")}${"package more".padStart(14)}`);
+  names.forEach((name, i) => {
+    const [a, b] = sides.map((s) => sums[s][i]);
+    console.log(`    ${name.padEnd(32)}${[a, b].map((x) => x.toFixed(0).padStart(30)).join("")}${(b - a).toFixed(0).padStart(14)}`);
+  });
+  console.log(`    the package's whole call on a canned fetch, hot (no network wait between calls): ${hotUs.toFixed(1)} µs`);
 }
 
 /** Per-call wall time (µs) of each side: median over blocks, the sides interleaved block by block. */
@@ -308,6 +379,7 @@ for (const [op, path, ok] of [
 }
 const nodeTimes = await perCall(nodeSides, { blocks: BLOCKS, perBlock: PER_BLOCK, warmup: WARMUP });
 report(`Node ${process.version}`, nodeTimes);
+printPhases(`Node ${process.version}`, await phases(Client, MUSIC, KEY, PHASE_ROUNDS));
 for (const op of ["getCredits", "getTask"]) {
   const own = nodeTimes[`${op}, package`] - nodeTimes[`${op}, raw on the package's Node transport`];
   console.log(`    ${op}: the package over its own transport, raw  ${own.toFixed(0).padStart(5)} µs more (${(nodeTimes[`${op}, package`] / nodeTimes[`${op}, raw on the package's Node transport`]).toFixed(2)}x)`);
@@ -336,6 +408,14 @@ try {
       },
     );
     report(`Chromium ${browser.version()}`, times);
+    const split = await page.evaluate(
+      async ({ music, key, phasesSource, rounds }) => {
+        const { Client } = await import("/pkg/index.js");
+        return new Function(`return (${phasesSource})`)()(Client, music, key, rounds);
+      },
+      { music: MUSIC, key: KEY, phasesSource: phases.toString(), rounds: PHASE_ROUNDS },
+    );
+    printPhases(`Chromium ${browser.version()}`, split);
   } finally {
     await page.close();
     await site.close();
