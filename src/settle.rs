@@ -9,9 +9,9 @@
 //!
 //! Who tells it depends on the build. The shipped module is built with `panic=immediate-abort`
 //! (xtask/src/package.rs): a panic traps at once, with no hook and none of std's panic machinery
-//! (4.3 KB gzipped, the reporting allocator that went with it included), and `guardExports` of `imports.js`, which wraps every export of the module,
-//! sees the trap leave it; so does running out of memory, in every build (std aborts without the
-//! hook). The other builds (tests, `cargo xtask build --dev`) keep a panic hook that reports
+//! (4.3 KB gzipped, the reporting allocator that went with it included), and `guardExports` of
+//! `imports.js`, which wraps every export of the module, sees the trap leave it; so does running
+//! out of memory, in every build (std aborts without the hook). The other builds (tests, `cargo xtask build --dev`) keep a panic hook that reports
 //! first, with the panic's message.
 
 use js_sys::Promise;

@@ -112,8 +112,7 @@ const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
  * an earlier one of the same name. `answer` never rejects; it resolves with `[status, body (parsed
  * JSON, else its text), header]`, `header(name)` reading a response header (the wasm side reads
  * them only from an error, through `readHeader`), or with `["abort" | "timeout" | "network",
- * cause]`: the caller's
- * abort wins over the timer. `cancel()` clears the timer and the listener on the caller's signal,
+ * cause]`: the caller's abort wins over the timer. `cancel()` clears the timer and the listener on the caller's signal,
  * and aborts a request still in flight (a dropped Rust future leaves nothing running); the wasm
  * side calls it whichever way the attempt ends. With `report` (a `progressOf` function) and
  * XMLHttpRequest at hand, the body goes through XHR, the only browser API that reports upload

@@ -1,8 +1,8 @@
 //! `pkg-template/methods.generated.js`: the names of the client's methods that `api.js` defines
 //! over the module's one exported entry (`__call`): the operations, from the endpoint table, then
 //! the waiters, from the task families. A name list in JS costs the page a few hundred bytes; one
-//! wasm export and one glue function per operation cost more than a kilobyte, and per waiter
-//! about 60 B gzipped.
+//! wasm export and one glue function per operation cost more than a kilobyte, and the ten
+//! waiters' exports and glue methods 198 B gzipped of the module and its glue (2026-11-26).
 
 use super::HEADER;
 use tunesmith_protocol::{Op, TaskFamily};
