@@ -73,6 +73,7 @@ mod options;
 #[cfg(feature = "rust-api")]
 pub mod rust_api;
 mod settle;
+mod tasks;
 mod typescript;
 mod uploads;
 mod validate_export;

@@ -18,11 +18,9 @@ use js_sys::Promise;
 use std::future::Future;
 use std::pin::Pin;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
-    fn settles(promise: Promise) -> Promise;
     // Takes a `&str`: called while panicking, it must not allocate.
     fn panicked(message: &str);
     #[wasm_bindgen(catch)]
@@ -38,18 +36,18 @@ pub fn entered() -> Result<(), JsValue> {
 }
 
 /// The Promise of an asynchronous entry point: rejected at once if the module has stopped,
-/// otherwise `future`'s, tracked so that a panic rejects it.
+/// otherwise `future`'s, run as a task (`tasks.rs`) and tracked so that a panic rejects it.
 pub fn promise(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
     spawn(Box::pin(future))
 }
 
-// One copy of `future_to_promise` for every entry point, not one per future type (wasm size).
+// One copy of the spawn for every entry point, not one per future type (wasm size).
 #[inline(never)]
 fn spawn(future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
     if let Err(stopped) = entered() {
         return Promise::reject(&stopped);
     }
-    settles(future_to_promise(future))
+    crate::tasks::spawn(future)
 }
 
 /// The panic hook of the builds that have one (all but the shipped module, whose panics trap

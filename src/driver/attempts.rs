@@ -11,7 +11,6 @@ use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::{retry, ClientErrorKind, Op};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
@@ -165,9 +164,7 @@ impl Driver {
         };
         let value = provider.call0(&JsValue::UNDEFINED).map_err(failed)?;
         let key = if value.is_instance_of::<Promise>() || get(&value, "then").is_function() {
-            JsFuture::from(Promise::resolve(&value))
-                .await
-                .map_err(failed)?
+            crate::tasks::settled(value).await.map_err(failed)?
         } else {
             value
         };

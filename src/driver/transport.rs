@@ -19,10 +19,9 @@
 //! as reqwest's wasm backend does. A finished attempt is not aborted (that built a `DOMException`
 //! and ran fetch's listeners for nothing).
 
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 #[wasm_bindgen(module = "/src/js/imports.js")]
@@ -115,7 +114,7 @@ impl Drop for Cancel {
 /// Awaits the first item of `[promise, cancel]`, cancelling when done or dropped.
 async fn await_pair(pair: Array) -> JsValue {
     let _cancel = Cancel(pair.get(1));
-    JsFuture::from(pair.get(0).unchecked_into::<Promise>())
+    crate::tasks::settled(pair.get(0))
         .await
         .unwrap_or(JsValue::UNDEFINED)
 }

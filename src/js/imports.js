@@ -12,27 +12,47 @@ import { TunesmithError } from "./errors.js";
 // later call throw or reject at once, instead of entering a module that can no longer run: both
 // with a TunesmithError of kind "internal".
 
-/** The `reject` of every Promise handed out and not settled yet. */
-const pending = new Set();
+/** The `[resolve, reject]` of every task's Promise not settled yet, by the task's key (tasks.rs). */
+const pending = new Map();
 let stopped = null;
 
 const internal = () => new TunesmithError(stopped, { kind: "internal" });
 
-/** `promise`, tracked until it settles, so that a panic can reject it. */
-export function settles(promise) {
-  return new Promise((resolve, reject) => {
-    pending.add(reject);
-    promise.then(
-      (value) => {
-        pending.delete(reject);
-        resolve(value);
-      },
-      (error) => {
-        pending.delete(reject);
-        reject(error);
-      },
-    );
-  });
+/** The Promise of the task `key`, tracked until `settleTask` settles it, so that a trap can reject it. */
+export function taskPromise(key) {
+  return new Promise((resolve, reject) => pending.set(key, [resolve, reject]));
+}
+
+/** Resolves (`ok`) or rejects the Promise of the task `key`. */
+export function settleTask(key, ok, value) {
+  const settle = pending.get(key);
+  pending.delete(key);
+  settle?.[ok ? 0 : 1](value);
+}
+
+/** The module's `wake(key, ok, value)`: how an awaited Promise's outcome goes back (tasks.rs). */
+let wake;
+
+export function setWake(f) {
+  wake = f;
+}
+
+/**
+ * Calls `wake(key, ok, value)` once `value` (a Promise, a thenable or a plain value) settles: in a
+ * later microtask, never during this call, and never once the module has stopped.
+ */
+export function whenSettled(value, key) {
+  let promise;
+  try {
+    promise = Promise.resolve(value);
+  } catch (error) {
+    // A Promise whose `constructor` getter throws: that is its outcome.
+    promise = Promise.reject(error);
+  }
+  promise.then(
+    (v) => stopped === null && wake(key, true, v),
+    (e) => stopped === null && wake(key, false, e),
+  );
 }
 
 /** Called as the module stops: by `guardExports` when it traps, or by the panic hook of the test builds. */
@@ -43,7 +63,7 @@ export function panicked(message) {
     "reload the page or restart the process to use it again";
   // Also where a developer looks first: the rejections may be caught and dropped.
   console.error(stopped);
-  for (const reject of pending) reject(internal());
+  for (const [, reject] of pending.values()) reject(internal());
   pending.clear();
 }
 

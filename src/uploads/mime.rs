@@ -4,7 +4,6 @@ use crate::errors::Error;
 use js_sys::Uint8Array;
 use tunesmith_protocol::upload;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 /// Bytes read from a file to sniff its type.
 pub const SNIFF_BYTES: f64 = 512.0;
@@ -24,7 +23,7 @@ pub fn is_mime(s: &str) -> bool {
 
 /// The bytes of a Blob, or of its first `end` bytes.
 pub async fn read_blob(blob: &JsValue, end: Option<f64>) -> Result<Uint8Array, Error> {
-    JsFuture::from(super::read_blob(blob, end))
+    crate::tasks::settled(super::read_blob(blob, end).into())
         .await
         .map(JsCast::unchecked_into)
         .map_err(|e| Error::invalid("file", "type", "the file could not be read").with_cause(e))
