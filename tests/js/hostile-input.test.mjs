@@ -164,6 +164,24 @@ test("a method called on another value, or on a freed client: a TunesmithError, 
   assert.ok(Number.isFinite((await c.getCredits()).credits));
 });
 
+test("an apiKey function's Promise whose `constructor` throws: a typed rejection, nothing thrown past the module", { skip }, async () => {
+  const sent = [];
+  const fetch = (url, init) => (sent.push(url), globalThis.fetch(url, init));
+  const hostile = () => {
+    const p = Promise.resolve(KEY);
+    Object.defineProperty(p, "constructor", { get() { throw new Error("constructor getter"); } });
+    return p;
+  };
+  const c = new pkg.Client({ apiKey: hostile, baseUrl: MUSIC, fetch, maxRetries: 0 });
+  const error = await rejection(c.getCredits());
+  assert.ok(error instanceof pkg.TunesmithError && error.kind === "configuration", `${error?.name}: ${error?.message}`);
+  assert.equal(error.cause?.message, "constructor getter");
+  assert.equal(sent.length, 0, "nothing sent without a key");
+  // The module still runs.
+  const ok = new pkg.Client({ apiKey: async () => KEY, baseUrl: MUSIC, maxRetries: 0 });
+  assert.ok(Number.isFinite((await ok.getCredits()).credits));
+});
+
 test("validateRequest (the companion's check) takes any value as the operation's name", { skip }, async () => {
   const { validateRequest } = await import(pathToFileURL(join(PKG, "tunesmith.js")).href);
   for (const name of [hugeArray(), { toString: () => { throw new Error("toString"); } }, Symbol("op"), 5]) {

@@ -190,6 +190,25 @@ mod rust_face {
         );
     }
 
+    /// A dropped call's attempt is aborted, and that outcome comes back after the next call has
+    /// started awaiting its own, in the same slot of `tasks.rs` (its generation tells them apart):
+    /// it must not become the next call's answer.
+    #[wasm_bindgen_test]
+    async fn a_dropped_calls_late_outcome_never_reaches_the_next_call() {
+        let t = tag("rs-drop-reuse");
+        let client = client(&t);
+        {
+            let mut first = Box::pin(client.get_credits());
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            assert!(
+                first.as_mut().poll(&mut cx).is_pending(),
+                "its request is in flight"
+            );
+        }
+        let next = client.get_credits().await;
+        assert!(next.is_ok(), "the next call got its own answer: {next:?}");
+    }
+
     #[wasm_bindgen_test]
     async fn dropping_a_call_in_its_backoff_sends_no_second_attempt() {
         let t = tag("rs-drop-backoff");
