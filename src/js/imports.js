@@ -10,10 +10,12 @@ import { TunesmithError } from "./errors.js";
 // module (wasm cannot unwind), so `panicked`, called as it traps (by `guardExports`; in the test
 // builds, by the panic hook just before), rejects each call still pending, and `guard` makes each
 // later call throw or reject at once, instead of entering a module that can no longer run: both
-// with a TunesmithError of kind "internal".
+// with a TunesmithError of kind "internal". The requests and sleeps in flight end with it.
 
 /** The `[resolve, reject]` of every task's Promise not settled yet, by the task's key (tasks.rs). */
 const pending = new Map();
+/** The `cancel` of every attempt and sleep not ended yet (see `attempt`, `sleep`). */
+const running = new Set();
 let stopped = null;
 
 const internal = () => new TunesmithError(stopped, { kind: "internal" });
@@ -49,10 +51,15 @@ export function whenSettled(value, key) {
     // A Promise whose `constructor` getter throws: that is its outcome.
     promise = Promise.reject(error);
   }
-  promise.then(
-    (v) => stopped === null && wake(key, true, v),
-    (e) => stopped === null && wake(key, false, e),
-  );
+  promise
+    .then(
+      (v) => stopped === null && wake(key, true, v),
+      (e) => stopped === null && wake(key, false, e),
+    )
+    // `wake` throws only when the module traps in it, and then `guardExports` has already reported
+    // the trap and rejected every pending Promise: an unhandled rejection here would add nothing
+    // but, in Node, the end of the process.
+    .catch(() => {});
 }
 
 /** Called as the module stops: by `guardExports` when it traps, or by the panic hook of the test builds. */
@@ -65,6 +72,9 @@ export function panicked(message) {
   console.error(stopped);
   for (const [, reject] of pending.values()) reject(internal());
   pending.clear();
+  // Their futures will never run again to end their requests and sleeps: end them here, so that no
+  // timer keeps a process alive and no request goes on for nothing.
+  for (const cancel of running) cancel();
 }
 
 /**
@@ -74,9 +84,9 @@ export function panicked(message) {
  * a `WebAssembly.RuntimeError` (a stack overflow as a `RangeError`) thrown out of whichever export
  * was running, an entry point or a future woken by a Promise. No other exception leaves an export:
  * every import that can throw is imported `catch`. The export that trapped throws the internal
- * TunesmithError in its place (a future woken by a Promise has no caller to catch it: the runtime
- * reports it as uncaught, as it did the trap). The package's build puts this call in the glue's
- * `__wbg_finalize_init` (xtask/src/package.rs).
+ * TunesmithError in its place (a future woken by a Promise, through `wake`, has no caller to catch
+ * it: `whenSettled` drops it, the trap being reported already). The package's build puts this call
+ * in the glue's `__wbg_finalize_init` (xtask/src/package.rs).
  */
 export function guardExports(exports) {
   const guarded = {};
@@ -167,10 +177,12 @@ export function attempt(fetch, method, url, key, json, base, extra, body, timeou
     return [status, body, header];
   };
   const cancel = () => {
+    running.delete(cancel);
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);
     if (!answered) xhr ? xhr.readyState !== 4 && xhr.abort() : controller.abort();
   };
+  running.add(cancel);
   if (signal?.aborted) return [Promise.resolve(["abort"]), cancel];
   if (xhr) {
     const done = new Promise((resolve) => {
@@ -249,9 +261,11 @@ export function sleep(ms, signal) {
   if (signal?.aborted) stop();
   signal?.addEventListener("abort", stop);
   const cancel = () => {
+    running.delete(cancel);
     clearTimeout(timer);
     signal?.removeEventListener("abort", stop);
   };
+  running.add(cancel);
   return [slept, cancel];
 }
 
