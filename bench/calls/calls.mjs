@@ -95,7 +95,7 @@ function makeSides(Client, music, key, taskId) {
  * package's whole call on a canned `fetch` that answers at once, run hot (many calls in a row): its
  * own work with no network wait between calls. Runs in Node and in the page alike.
  */
-async function phases(Client, music, key, rounds) {
+async function phases(Client, music, key, rounds, validateRequest) {
   const url = `${music}/api/v1/generate/credit`;
   let started, answered, read;
   const traced = (input, init) => {
@@ -139,10 +139,46 @@ async function phases(Client, music, key, rounds) {
   for (let i = 0; i < hot; i++) await offline.getCredits();
   const t0 = performance.now();
   for (let i = 0; i < hot; i++) await offline.getCredits();
-  return { sums, hotUs: ((performance.now() - t0) * 1000) / hot };
+  const hotUs = ((performance.now() - t0) * 1000) / hot;
+  // The same call after the thread sat idle for 2 ms, as it does between real requests; beside it a
+  // pure-JS reference workload (objects and JSON), hot and after the same gap: how much any code pays
+  // for running after idle, against what the package pays. (Chromium rounds performance.now() to
+  // 100 µs, with jitter, outside cross-origin isolation: these are means over many calls.)
+  const later = (ms) => new Promise((r) => setTimeout(r, ms));
+  const reference = async () => {
+    const list = [];
+    for (let i = 0; i < 300; i++) list.push({ a: i, b: String(i) });
+    await null;
+    return JSON.parse(JSON.stringify(list)).length;
+  };
+  const timed = async (f, gap, n) => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      if (gap) await later(gap);
+      const t = performance.now();
+      await f();
+      sum += performance.now() - t;
+    }
+    return (sum * 1000) / n;
+  };
+  const idle = Math.max(20, rounds);
+  // And two single steps every call takes, each hot and first after the gap: one synchronous call
+  // into the module (`validateRequest`), and an AbortController with a timer set and cleared.
+  const entry = () => validateRequest("getTask", { taskId: "t" });
+  const guard = () => clearTimeout(setTimeout(() => {}, 60_000, new AbortController()));
+  const afterIdle = {
+    package: await timed(() => offline.getCredits(), 2, idle),
+    reference: await timed(reference, 0, hot),
+    referenceAfterIdle: await timed(reference, 2, idle),
+    entry: await timed(entry, 0, hot),
+    entryAfterIdle: await timed(entry, 2, idle),
+    guard: await timed(guard, 0, hot),
+    guardAfterIdle: await timed(guard, 2, idle),
+  };
+  return { sums, hotUs, afterIdle };
 }
 
-function printPhases(where, { sums, hotUs }) {
+function printPhases(where, { sums, hotUs, afterIdle }) {
   console.log(`\n  ${where}: getCredits by phase (mean µs a call; both sides through the same traced fetch)`);
   const names = ["before the fetch starts", "fetch to its response", "reading the text", "text to the caller's result"];
   const sides = Object.keys(sums);
@@ -152,6 +188,15 @@ function printPhases(where, { sums, hotUs }) {
     console.log(`    ${name.padEnd(32)}${[a, b].map((x) => x.toFixed(0).padStart(30)).join("")}${(b - a).toFixed(0).padStart(14)}`);
   });
   console.log(`    the package's whole call on a canned fetch, hot (no network wait between calls): ${hotUs.toFixed(1)} µs`);
+  console.log(`    the same after 2 ms idle before each call: ${afterIdle.package.toFixed(0)} µs (${(afterIdle.package / hotUs).toFixed(1)}x hot)`);
+  console.log(
+    `    a pure-JS reference workload, hot ${afterIdle.reference.toFixed(0)} µs, after 2 ms idle ${afterIdle.referenceAfterIdle.toFixed(0)} µs ` +
+      `(+${(afterIdle.referenceAfterIdle - afterIdle.reference).toFixed(0)} µs; the package +${(afterIdle.package - hotUs).toFixed(0)} µs)`,
+  );
+  console.log(
+    `    one synchronous call into the module, hot ${afterIdle.entry.toFixed(1)} µs, first after 2 ms idle ${afterIdle.entryAfterIdle.toFixed(0)} µs; ` +
+      `an AbortController and a timer, hot ${afterIdle.guard.toFixed(1)} µs, after idle ${afterIdle.guardAfterIdle.toFixed(0)} µs`,
+  );
 }
 
 /** Per-call wall time (µs) of each side: median over blocks, the sides interleaved block by block. */
@@ -379,7 +424,8 @@ for (const [op, path, ok] of [
 }
 const nodeTimes = await perCall(nodeSides, { blocks: BLOCKS, perBlock: PER_BLOCK, warmup: WARMUP });
 report(`Node ${process.version}`, nodeTimes);
-printPhases(`Node ${process.version}`, await phases(Client, MUSIC, KEY, PHASE_ROUNDS));
+const { validateRequest } = await import(pathToFileURL(join(PKG, "tunesmith.js")).href);
+printPhases(`Node ${process.version}`, await phases(Client, MUSIC, KEY, PHASE_ROUNDS, validateRequest));
 for (const op of ["getCredits", "getTask"]) {
   const own = nodeTimes[`${op}, package`] - nodeTimes[`${op}, raw on the package's Node transport`];
   console.log(`    ${op}: the package over its own transport, raw  ${own.toFixed(0).padStart(5)} µs more (${(nodeTimes[`${op}, package`] / nodeTimes[`${op}, raw on the package's Node transport`]).toFixed(2)}x)`);
@@ -411,7 +457,8 @@ try {
     const split = await page.evaluate(
       async ({ music, key, phasesSource, rounds }) => {
         const { Client } = await import("/pkg/index.js");
-        return new Function(`return (${phasesSource})`)()(Client, music, key, rounds);
+        const { validateRequest } = await import("/pkg/tunesmith.js");
+        return new Function(`return (${phasesSource})`)()(Client, music, key, rounds, validateRequest);
       },
       { music: MUSIC, key: KEY, phasesSource: phases.toString(), rounds: PHASE_ROUNDS },
     );
