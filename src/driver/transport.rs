@@ -80,12 +80,13 @@ impl Reply {
     }
 }
 
-/// `headers` as a JavaScript object for [`Request`], `undefined` when there are none.
+/// `headers` as a JavaScript object for [`Request`], `undefined` when there are none. It has no
+/// prototype, so that a header named `__proto__` is a header like any other, not a prototype.
 pub fn headers_object(headers: &[(String, String)]) -> JsValue {
     if headers.is_empty() {
         return JsValue::UNDEFINED;
     }
-    let object = js_sys::Object::new();
+    let object: js_sys::Object = js_sys::Object::create(JsValue::NULL.unchecked_ref());
     for (name, value) in headers {
         crate::js::set(&object, name, &JsValue::from_str(value));
     }

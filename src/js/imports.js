@@ -149,7 +149,8 @@ const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
  * progress; otherwise through `fetch` (the caller's, or the global one).
  */
 export function attempt(fetch, method, url, key, json, base, extra, body, timeoutMs, signal, report) {
-  const headers = {};
+  // No prototype: a header named `__proto__` is copied like any other (`Object.assign` sets it).
+  const headers = Object.create(null);
   if (key !== undefined) headers.Authorization = "Bearer " + key;
   if (json) headers["Content-Type"] = "application/json";
   Object.assign(headers, base, extra);

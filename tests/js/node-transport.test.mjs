@@ -68,6 +68,37 @@ test("a caller's User-Agent header is sent as theirs, once", async (t) => {
   assert.equal(s.seen[0].headers["user-agent"], "my-app/1.0");
 });
 
+test("a header named `__proto__`, in the client's or the call's headers, is sent like any other and sets no prototype", async (t) => {
+  const s = await server(ok({ credits: 2 }));
+  t.after(s.close);
+  // Own properties named `__proto__`, as JSON.parse makes them (a literal would set the prototype).
+  const clientHeaders = JSON.parse('{"__proto__": "client", "x-a": "1"}');
+  const callHeaders = JSON.parse('{"__proto__": "call"}');
+  // Through the pool, on the wire (from the raw header lines: a parsed headers object would hide a
+  // `__proto__` of its own).
+  const pooled = new Client({ apiKey: "k", baseUrl: s.url, maxRetries: 0, headers: clientHeaders });
+  await pooled.getCredits();
+  await pooled.getCredits(undefined, { headers: callHeaders });
+  const header = (raw, name) => raw.find((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === name) ?? null;
+  assert.deepEqual(
+    s.seen.map((r) => [header(r.raw, "__proto__"), header(r.raw, "x-a")]),
+    [["client", "1"], ["call", "1"]],
+  );
+  // To a caller's `fetch`, as an own property of `init.headers` (what that fetch does with it is
+  // its own: undici's drops it when it converts the object).
+  const given = [];
+  const fetch = (url, init) => (given.push(init.headers), globalThis.fetch(url, init));
+  const own = new Client({ apiKey: "k", baseUrl: s.url, maxRetries: 0, headers: clientHeaders, fetch });
+  await own.getCredits();
+  await own.getCredits(undefined, { headers: callHeaders });
+  assert.deepEqual(
+    given.map((h) => [Object.hasOwn(h, "__proto__") ? h["__proto__"] : null, h["x-a"]]),
+    [["client", "1"], ["call", "1"]],
+  );
+  assert.equal(Object.getPrototypeOf({}), Object.prototype);
+  assert.equal({}.client, undefined);
+});
+
 test("a caller's `fetch` wins over the pool", async (t) => {
   const s = await server(ok({ credits: 3 }));
   t.after(s.close);
