@@ -269,8 +269,6 @@ for (const s of shipped) {
 
 /** `tunesmith::call::Inner::execute_via::{{closure}}::h…` → `tunesmith::call`. */
 const moduleOf = (fname) => {
-  // The async bodies of the client's calls are inlined into wasm-bindgen's promise adapter.
-  if (/^js_sys::futures::future_to_promise::\{\{closure\}\}::\{\{closure\}\}/.test(fname)) return "async call bodies (inlined in future_to_promise)";
   const clean = fname.replace(/\[[0-9a-f]+\]/g, "").replace(/^<(.*?)( as .*)?>::/, "$1::");
   if (/shim|^func\[/.test(fname) && !clean.includes("::")) return "(wasm-bindgen export shims)";
   const path = clean.split("::").filter((p) => !/^h[0-9a-f]{16}$/.test(p) && !p.startsWith("{{"));
