@@ -79,41 +79,36 @@ pub fn spawn(future: Task) -> Promise {
 /// until it is pending with no wake left, or done.
 fn run(key: f64, mut future: Task) {
     let waker = Waker::from(Arc::new(TaskWaker(key)));
-    loop {
-        let outcome = match future.as_mut().poll(&mut Context::from_waker(&waker)) {
-            Poll::Ready(outcome) => outcome,
-            Poll::Pending => {
-                // Back in its slot, unless it was woken while polled: then poll it again.
-                let mut parked = Some(future);
-                let again = TASKS.with(|t| match t.borrow_mut().get_mut(key) {
-                    Some(slot) if slot.woken => {
-                        slot.woken = false;
-                        true
-                    }
-                    Some(slot) => {
-                        slot.future = parked.take();
-                        false
-                    }
-                    None => false,
-                });
-                match parked {
-                    Some(f) if again => {
-                        future = f;
-                        continue;
-                    }
-                    _ => return,
-                }
+    let outcome = loop {
+        if let Poll::Ready(outcome) = future.as_mut().poll(&mut Context::from_waker(&waker)) {
+            break outcome;
+        }
+        // Back in its slot, unless it was woken while polled: then poll it again. A future not put
+        // back is dropped here, outside the borrow: dropping it may run JavaScript.
+        let mut parked = Some(future);
+        let again = TASKS.with(|t| match t.borrow_mut().get_mut(key) {
+            Some(slot) if slot.woken => {
+                slot.woken = false;
+                true
             }
-        };
-        TASKS.with(|t| t.borrow_mut().remove(key));
-        drop(future);
-        let (ok, value) = match outcome {
-            Ok(v) => (true, v),
-            Err(e) => (false, e),
-        };
-        settle_task(key, ok, value);
-        return;
-    }
+            Some(slot) => {
+                slot.future = parked.take();
+                false
+            }
+            None => false,
+        });
+        match parked {
+            Some(f) if again => future = f,
+            _ => return,
+        }
+    };
+    TASKS.with(|t| t.borrow_mut().remove(key));
+    drop(future);
+    let (ok, value) = match outcome {
+        Ok(v) => (true, v),
+        Err(e) => (false, e),
+    };
+    settle_task(key, ok, value);
 }
 
 /// The waker of a task: polls it again, or marks it if it is being polled.
@@ -187,7 +182,6 @@ impl Future for Settled {
         match done {
             Some(outcome) => {
                 self.key = None;
-                self.value = None;
                 Poll::Ready(outcome)
             }
             None => Poll::Pending,
