@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 import { servePackagePage } from "../../tests/e2e/_lib.mjs";
-import { goals, sized } from "../_lib.mjs";
+import { goals, median, sized } from "../_lib.mjs";
 
 const MUSIC = process.env.TUNESMITH_TEST_MUSIC_URL;
 const KEY = process.env.TUNESMITH_TEST_API_KEY;
@@ -469,7 +469,6 @@ try {
         await fresh.close();
       }
     }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const times = Object.fromEntries(Object.keys(runs[0]).map((side) => [side, median(runs.map((r) => r[side]))]));
     report(`Chromium ${browser.version()} (the median of ${PAGES} pages)`, times);
     for (const op of ["getCredits", "getTask"]) {
