@@ -7,6 +7,7 @@ use js_sys::{Array, Object};
 use tunesmith_protocol::endpoints::Answer;
 use tunesmith_protocol::state::{self, TaskState};
 use tunesmith_protocol::{time, track, Op, TaskFamily};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsValue;
 
 /// The value a method resolves with, from the envelope's `data`.
@@ -88,18 +89,38 @@ fn copy_with_times(raw: &JsValue) -> Object {
     out
 }
 
+#[wasm_bindgen(module = "/src/js/imports.js")]
+extern "C" {
+    /// `[mask, value...]` of the fields named in `keys` (comma-separated) that hold a number or a
+    /// string (`imports.js`).
+    #[wasm_bindgen(js_name = timeFields)]
+    fn time_fields(obj: &JsValue, keys: &str) -> Array;
+}
+
+/// Writes each time field of `obj` in ISO 8601: epoch milliseconds converted, text normalized
+/// (and left alone when it already is).
 fn normalize_times(obj: &JsValue) {
-    for key in track::TIME_KEYS {
-        let v = get(obj, key);
-        if let Some(ms) = v.as_f64() {
-            set(
-                obj,
-                key,
-                &JsValue::from_str(&time::iso_from_epoch_ms(ms as i64)),
-            );
-        } else if let Some(s) = v.as_string() {
-            set(obj, key, &JsValue::from_str(&time::normalize_text(&s)));
+    let found = time_fields(obj, track::TIME_KEYS);
+    let mask = found.get(0).as_f64().unwrap_or(0.0) as u32;
+    let mut next = 1;
+    for (i, key) in track::TIME_KEYS.split(',').enumerate() {
+        if mask & (1 << i) == 0 {
+            continue;
         }
+        let v = found.get(next);
+        next += 1;
+        let iso = match v.as_f64() {
+            Some(ms) => time::iso_from_epoch_ms(ms as i64),
+            None => {
+                let text = v.as_string().unwrap_or_default();
+                let iso = time::normalize_text(&text);
+                if iso == text {
+                    continue;
+                }
+                iso
+            }
+        };
+        set(obj, key, &JsValue::from_str(&iso));
     }
 }
 

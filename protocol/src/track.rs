@@ -22,14 +22,9 @@ pub fn camel_key(key: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Fields of a track holding a time value, normalized with [`crate::time`].
-pub const TIME_KEYS: &[&str] = &[
-    "createTime",
-    "completeTime",
-    "uploadTime",
-    "expiresAt",
-    "uploadedAt",
-];
+/// Fields of a record or a track holding a time value, normalized with [`crate::time`]; one text,
+/// comma-separated, so that the client hands the list to JavaScript as it is.
+pub const TIME_KEYS: &str = "createTime,completeTime,uploadTime,expiresAt,uploadedAt";
 
 #[cfg(test)]
 mod tests {

@@ -26,6 +26,17 @@ pub struct Driver {
     fetch: Function,
     /// `config.headers` as the JavaScript object every attempt sends (`transport::Request`).
     headers: JsValue,
+    /// A literal key as the JavaScript string every attempt sends, made once; else `undefined`.
+    key: KeyText,
+}
+
+/// A key as a JavaScript string. Its Debug output never shows it.
+struct KeyText(JsValue);
+
+impl std::fmt::Debug for KeyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
 }
 
 /// What goes over the wire for one operation.
@@ -49,10 +60,15 @@ impl Driver {
             })?,
         };
         let headers = transport::headers_object(&config.headers);
+        let key = KeyText(match &config.api_key {
+            Some(ApiKey::Literal(k)) => JsValue::from_str(k),
+            _ => JsValue::UNDEFINED,
+        });
         Ok(Driver {
             config,
             fetch,
             headers,
+            key,
         })
     }
 
@@ -82,13 +98,11 @@ impl Driver {
         let mut attempt = 0u32;
         loop {
             attempt += 1;
+            let provided = self.provided_key().await?;
             let request = Request {
-                method: match endpoint.method {
-                    Method::Get => "GET",
-                    Method::Post => "POST",
-                },
+                post: matches!(endpoint.method, Method::Post),
                 url: &url,
-                key: self.api_key().await?,
+                key: provided.as_ref().unwrap_or(&self.key.0),
                 json,
                 headers: &self.headers,
                 extra: &extra,
@@ -151,12 +165,10 @@ impl Driver {
         url
     }
 
-    /// The key for this attempt: the literal one, or a fresh one from the provider function.
-    async fn api_key(&self) -> Result<Option<String>, Error> {
-        let provider = match &self.config.api_key {
-            None => return Ok(None),
-            Some(ApiKey::Literal(k)) => return Ok(Some(k.clone())),
-            Some(ApiKey::Provider(f)) => f,
+    /// A fresh key from the provider function for this attempt; `None` for a literal key or none.
+    async fn provided_key(&self) -> Result<Option<JsValue>, Error> {
+        let Some(ApiKey::Provider(provider)) = &self.config.api_key else {
+            return Ok(None);
         };
         let failed = |cause: JsValue| {
             Error::configuration("The `apiKey` function threw or rejected; see `cause`")
@@ -169,7 +181,7 @@ impl Driver {
             value
         };
         match key.as_string() {
-            Some(k) if !k.trim().is_empty() => Ok(Some(k)),
+            Some(k) if !k.trim().is_empty() => Ok(Some(key)),
             _ => Err(Error::configuration(
                 "The `apiKey` function must return a non-empty string (or a Promise of one)",
             )),

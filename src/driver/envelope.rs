@@ -31,33 +31,35 @@ pub fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
     let table = endpoint.codes;
     let code = get_f64(&reply.body, "code").map(|c| c as i64);
-    let msg = get_string(&reply.body, "msg").unwrap_or_default();
-    let success = get(&reply.body, "success").as_bool();
-    // Recovery's own envelope is the record (the client builds it from the whole answer).
-    if op
-        .answer()
-        .is_state_envelope(code, get_string(&reply.body, "task_id").as_deref())
+    // Recovery's own envelope is the record (the client builds it from the whole answer). Its
+    // `task_id`, like `msg` below, is read only where it is needed: each read is a crossing.
+    if op.answer() == Answer::Envelope
+        && op
+            .answer()
+            .is_state_envelope(code, get_string(&reply.body, "task_id").as_deref())
     {
         return Ok(reply.body);
     }
+    let success = || get(&reply.body, "success").as_bool();
+    let msg = || get_string(&reply.body, "msg").unwrap_or_default();
     let mut error = match code {
-        Some(200) if success != Some(false) => {
+        Some(200) if success() != Some(false) => {
             let data = get(&reply.body, "data");
             if answers_as_promised(op.answer(), &data) {
                 return Ok(data);
             }
             Error::unexpected(endpoint.name, op.answer().promise(), Some(reply.status))
         }
-        Some(code) => Error::api(table, endpoint.name, Some(code), &msg, reply.status),
+        Some(code) => Error::api(table, endpoint.name, Some(code), &msg(), reply.status),
         None if (200..300).contains(&reply.status) => {
-            Error::api(table, endpoint.name, None, &msg, reply.status)
+            Error::api(table, endpoint.name, None, &msg(), reply.status)
         }
         // No envelope: an HTTP error from a proxy or the upload host; its status stands in for the code.
         None => Error::api(
             table,
             endpoint.name,
             Some(i64::from(reply.status)),
-            &msg,
+            &msg(),
             reply.status,
         ),
     };

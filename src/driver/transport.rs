@@ -30,9 +30,9 @@ extern "C" {
     #[allow(clippy::too_many_arguments)]
     fn attempt(
         fetch: &Function,
-        method: &str,
+        post: bool,
         url: &str,
-        key: Option<String>,
+        key: &JsValue,
         json: bool,
         headers: &JsValue,
         extra: &JsValue,
@@ -53,9 +53,12 @@ extern "C" {
 /// replacing an earlier one of the same name: `Authorization: Bearer {key}`, `Content-Type:
 /// application/json` for a JSON body, the client's `headers`, the call's `extra`.
 pub struct Request<'a> {
-    pub method: &'static str,
+    /// POST, else GET.
+    pub post: bool,
     pub url: &'a str,
-    pub key: Option<String>,
+    /// The key as a JavaScript string (made once for a literal key: no copy out of wasm memory
+    /// per attempt), or `undefined` for none.
+    pub key: &'a JsValue,
     pub json: bool,
     /// The client's headers, as a JavaScript object made once (`headers_object`), or `undefined`.
     pub headers: &'a JsValue,
@@ -131,7 +134,7 @@ pub async fn send(
 ) -> Result<Reply, Failure> {
     let outcome: Array = await_pair(attempt(
         fetch,
-        req.method,
+        req.post,
         req.url,
         req.key,
         req.json,

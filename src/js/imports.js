@@ -135,8 +135,52 @@ export function defaultFetch() {
 // Timers take at most 2^31 - 1 ms: a `timeoutMs` of 1e308 ("never") must not fire at once.
 const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
 
+// The attempts' deadlines share one timer, armed for the earliest. In a page's main thread it is
+// left armed when no attempt is in flight (it fires once, finds nothing due, and stops), so that
+// sequential calls with the same timeout set no timer and clear none: in Chromium, between real
+// requests, `setTimeout` and `clearTimeout` cost an attempt some 20 to 30 µs (calls bench). Elsewhere
+// (Node, Deno, Bun, workers) it is cleared once none is left, as each attempt's own timer was: a
+// timer left there would keep a process alive, or belong to a request that has ended (workerd).
+const deadlines = new Set();
+const keepArmed = typeof window === "object" && typeof document === "object";
+let alarm;
+let alarmAt = Infinity;
+
+function arm(at) {
+  clearTimeout(alarm);
+  alarmAt = at;
+  alarm = setTimeout(ring, timerMs(at - performance.now()));
+}
+
+function ring() {
+  alarmAt = Infinity;
+  const now = performance.now();
+  let next = Infinity;
+  for (const deadline of deadlines) {
+    if (deadline.at <= now) {
+      deadlines.delete(deadline);
+      deadline.fire();
+    } else if (deadline.at < next) next = deadline.at;
+  }
+  if (next < Infinity) arm(next);
+}
+
+/** Calls `fire` in `ms` (at most 2^31 - 1), unless `stop`, the returned function, is called first. */
+function after(ms, fire) {
+  const deadline = { at: performance.now() + timerMs(ms), fire };
+  deadlines.add(deadline);
+  if (deadline.at < alarmAt) arm(deadline.at);
+  return () => {
+    if (deadlines.delete(deadline) && deadlines.size === 0 && !keepArmed) {
+      clearTimeout(alarm);
+      alarmAt = Infinity;
+    }
+  };
+}
+
 /**
- * Sends one request and reads its whole answer within `timeoutMs`: `[answer, cancel]`. The headers
+ * Sends one request (a POST with `post`, else a GET) and reads its whole answer within `timeoutMs`:
+ * `[answer, cancel]`. The headers
  * are `Authorization: Bearer {key}` (with a key), `Content-Type: application/json` (with `json`),
  * then the client's `headers` and the call's `extra` (objects, or undefined), a later one replacing
  * an earlier one of the same name. `answer` never rejects; it resolves with `[status, body (parsed
@@ -148,22 +192,30 @@ const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
  * XMLHttpRequest at hand, the body goes through XHR, the only browser API that reports upload
  * progress; otherwise through `fetch` (the caller's, or the global one).
  */
-export function attempt(fetch, method, url, key, json, base, extra, body, timeoutMs, signal, report) {
+export function attempt(fetch, post, url, key, json, base, extra, body, timeoutMs, signal, report) {
+  const method = post ? "POST" : "GET";
   // No prototype: a header named `__proto__` is copied like any other (`Object.assign` sets it).
   const headers = Object.create(null);
   if (key !== undefined) headers.Authorization = "Bearer " + key;
   if (json) headers["Content-Type"] = "application/json";
-  Object.assign(headers, base, extra);
+  if (base) Object.assign(headers, base);
+  if (extra) Object.assign(headers, extra);
   const xhr = report && typeof XMLHttpRequest === "function" ? new XMLHttpRequest() : null;
   const controller = xhr ? null : new AbortController();
-  const own = controller?.signal;
   let timedOut = false;
   let answered = false;
-  const abort = () => (xhr ? xhr.abort() : controller.abort());
-  const timer = xhr ? null : setTimeout(() => ((timedOut = true), abort()), timerMs(timeoutMs));
-  signal?.addEventListener("abort", abort);
+  // The attempt's one outcome: the first `settle` wins (a Promise resolves once), whichever of the
+  // answer, the caller's abort, the timer or a failure comes first. The abort and the timer settle
+  // it themselves, so that a `fetch` that ignores `init.signal` (some polyfills and test doubles)
+  // still ends on time, with no listener on the attempt's own signal nor a race of Promises.
+  let settle;
+  const done = new Promise((resolve) => (settle = resolve));
   const ended = (cause) =>
-    signal?.aborted ? ["abort"] : timedOut ? ["timeout"] : ["network", cause];
+    settle(signal?.aborted ? ["abort"] : timedOut ? ["timeout"] : ["network", cause]);
+  const abort = () => {
+    xhr ? xhr.abort() : controller.abort();
+    ended();
+  };
   // The body parsed where it is (never copied into wasm memory and back); its text if not JSON.
   const answer = (status, text, header) => {
     answered = true;
@@ -174,83 +226,63 @@ export function attempt(fetch, method, url, key, json, base, extra, body, timeou
         body = JSON.parse(text);
       } catch {}
     }
-    status = typeof status === "number" ? status : 0;
-    return [status, body, header];
+    settle([typeof status === "number" ? status : 0, body, header]);
   };
+  const stopTimer = xhr ? null : after(timeoutMs, () => ((timedOut = true), abort()));
+  signal?.addEventListener("abort", abort);
   const cancel = () => {
     running.delete(cancel);
-    clearTimeout(timer);
+    stopTimer?.();
     signal?.removeEventListener("abort", abort);
     if (!answered) xhr ? xhr.readyState !== 4 && xhr.abort() : controller.abort();
   };
   running.add(cancel);
   if (signal?.aborted) return [Promise.resolve(["abort"]), cancel];
-  if (xhr) {
-    const done = new Promise((resolve) => {
-      try {
-        xhr.open(method, url);
-        for (const name in headers) xhr.setRequestHeader(name, headers[name]);
-        // XHR's own timer covers the whole exchange, upload included.
-        xhr.timeout = timerMs(timeoutMs) || 1;
-        xhr.onload = () =>
-          resolve(
-            answer(xhr.status, xhr.responseText, (n) => {
-              try {
-                return xhr.getResponseHeader(n) ?? undefined;
-              } catch {}
-            }),
-          );
-        xhr.onerror = () =>
-          resolve(ended(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)")));
-        xhr.onabort = () => resolve(ended());
-        xhr.ontimeout = () => resolve(["timeout"]);
-        xhr.upload.onprogress = (e) => e.lengthComputable && e.total > 0 && report(e.loaded, e.total);
-        xhr.send(body);
-      } catch (error) {
-        resolve(ended(error));
-      }
-    });
-    return [done, cancel];
+  try {
+    if (xhr) {
+      xhr.open(method, url);
+      for (const name in headers) xhr.setRequestHeader(name, headers[name]);
+      // XHR's own timer covers the whole exchange, upload included.
+      xhr.timeout = timerMs(timeoutMs) || 1;
+      xhr.onload = () =>
+        answer(xhr.status, xhr.responseText, (n) => {
+          try {
+            return xhr.getResponseHeader(n) ?? undefined;
+          } catch {}
+        });
+      xhr.onerror = () => ended(new Error("XMLHttpRequest failed (connection refused or reset, DNS, CORS, offline)"));
+      xhr.onabort = () => ended();
+      xhr.ontimeout = () => settle(["timeout"]);
+      xhr.upload.onprogress = (e) => e.lengthComputable && e.total > 0 && report(e.loaded, e.total);
+      xhr.send(body);
+    } else {
+      const init = { method, headers, signal: controller.signal };
+      if (body !== null) init.body = body;
+      // `Promise.resolve`, and the failure handler last: a caller's `fetch` that throws, returns a
+      // hostile thenable or a response whose getters throw ends the attempt as a network failure.
+      Promise.resolve(fetch.call(globalThis, url, init))
+        .then((response) => {
+          const status = response.status;
+          // The headers are read only if the wasm side asks (an error's request id, Retry-After).
+          const header = (name) => {
+            try {
+              const value = response.headers.get(name);
+              return typeof value === "string" ? value : undefined;
+            } catch {}
+          };
+          return Promise.resolve(response.text()).then((text) => answer(status, text, header));
+        })
+        .then(null, ended);
+    }
+  } catch (error) {
+    ended(error);
   }
-  const init = { method, headers, signal: own };
-  if (body !== null) init.body = body;
-  // The whole exchange (the response, then its text) is raced once against the attempt's own
-  // signal: a `fetch` that ignores `init.signal` (some polyfills and test doubles) still settles at
-  // the timeout or the caller's abort. One race, not one per step: a listener and a Promise fewer.
-  const exchange = async () => {
-    const response = await fetch.call(globalThis, url, init);
-    const status = response.status;
-    const found = response.headers;
-    const header = (name) => {
-      try {
-        const value = found.get(name);
-        return typeof value === "string" ? value : undefined;
-      } catch {}
-    };
-    return answer(status, await response.text(), header);
-  };
-  const done = untilSignal(exchange(), own).then((outcome) => (outcome === own ? ended() : outcome), ended);
   return [done, cancel];
 }
 
 /** The response header `name` of an answer of `attempt` (its `header`), or undefined. */
 export function readHeader(header, name) {
   return header(name);
-}
-
-/** `promise`'s value, or `signal` itself if it fires first; the listener goes with the wait. */
-function untilSignal(promise, signal) {
-  return new Promise((resolve, reject) => {
-    const fired = () => resolve(signal);
-    if (signal.aborted) return fired();
-    signal.addEventListener("abort", fired);
-    const done = () => signal.removeEventListener("abort", fired);
-    // In the executor: a hostile thenable from a caller's `fetch` rejects instead of throwing.
-    Promise.resolve(promise).then(
-      (value) => (done(), resolve(value)),
-      (error) => (done(), reject(error)),
-    );
-  });
 }
 
 /** `[slept, cancel]`: `slept` resolves `true` after `ms`, `false` at once if `signal` fires. */
@@ -299,6 +331,24 @@ export function isRecord(v) {
 /** The `[key, value]` pairs of `obj`'s own keys holding a `_` (snake_case ones), for renaming. */
 export function snakeEntries(obj) {
   return Object.entries(obj).filter(([key]) => key.includes("_"));
+}
+
+/**
+ * The time fields of `obj` (a plain copy the crate made) among `keys` (normalize.rs's list, as
+ * one comma-separated text): `[mask, value...]`, bit `i` of `mask` set for each key `keys[i]` holding a number or a
+ * string, that key's value following in order. One crossing where reading each key took three
+ * (the read, then two checks of its type), for fields that are mostly absent.
+ */
+export function timeFields(obj, keys) {
+  const found = [0];
+  keys.split(",").forEach((key, i) => {
+    const value = obj[key];
+    if (typeof value === "number" || typeof value === "string") {
+      found[0] |= 1 << i;
+      found.push(value);
+    }
+  });
+  return found;
 }
 
 // ---- Waiters (watch.rs) ----

@@ -5,6 +5,7 @@
 // arrived, with which headers, and whether the connection was closed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -133,6 +134,38 @@ test("the pool's attempt ends at the timeout and at the caller's abort, closing 
   // Both requests' connections were closed by the client, not left open waiting for an answer.
   for (let i = 0; i < 100 && s.closed.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(s.closed.length, 2);
+});
+
+test("attempts in flight share one timer: a short timeout started after a long one still ends first", { timeout: 60_000 }, async () => {
+  // A `fetch` that never answers and ignores its signal: only the attempt's own timer ends it.
+  const client = new Client({ apiKey: "k", baseUrl: "http://127.0.0.1:9", maxRetries: 0, fetch: () => new Promise(() => {}) });
+  const controller = new AbortController();
+  const long = client.getCredits(undefined, { timeoutMs: 600_000, signal: controller.signal }).then(() => "resolved", (e) => e);
+  // The timer is armed for the long deadline; the short one must move it earlier, not wait behind it.
+  await assert.rejects(client.getCredits(undefined, { timeoutMs: 50 }), TimeoutError);
+  assert.equal(await Promise.race([long, "still pending"]), "still pending");
+  controller.abort();
+  assert.ok((await long) instanceof AbortError, String(await long));
+  // And the timer still serves the next attempt once both ended.
+  await assert.rejects(client.getCredits(undefined, { timeoutMs: 20 }), TimeoutError);
+});
+
+test("with no call in flight, a Node process ends: the attempts' timer does not keep it alive", { timeout: 60_000 }, async (t) => {
+  const s = await server(ok({ credits: 3 }));
+  t.after(s.close);
+  // A call with a ten-minute timeout, answered at once: the process must end on its own right after.
+  const script = `
+    const { Client } = await import(process.env.NODE_ENTRY);
+    const client = new Client({ apiKey: "k", baseUrl: process.env.BASE, maxRetries: 0, timeoutMs: 600000 });
+    console.log(JSON.stringify(await client.getCredits()));
+  `;
+  const out = await new Promise((res, rej) =>
+    execFile(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, NODE_ENTRY: pathToFileURL(join(PKG, "node.js")).href, BASE: s.url },
+      timeout: 30_000,
+    }, (error, stdout, stderr) => (error ? rej(new Error(`the process did not end on its own: ${error.message}\n${stderr}`)) : res(stdout))),
+  );
+  assert.deepEqual(JSON.parse(out.trim()), { credits: 3 });
 });
 
 test("a redirect is not followed (the key would go along): it is an ApiError with its status", async (t) => {

@@ -315,6 +315,8 @@ mod rust_face {
             assert!(!format!("{e} {e:?}").contains(KEY), "the key leaked: {e:?}");
         }
         assert!(!format!("{:?}", client.config()).contains(KEY));
+        // The client itself, with its driver, which holds the key as a JavaScript string.
+        assert!(!format!("{client:?}").contains(KEY), "{client:?}");
         assert_eq!(
             stats(&t).await,
             (2, 0),
