@@ -155,7 +155,13 @@ pub(crate) async fn send_request(
     opts: CallOptions,
 ) -> Result<JsValue, Error> {
     let endpoint = op.endpoint();
-    let request = if request.is_undefined() && endpoint.fields.is_empty() {
+    let nothing = request.is_undefined() && endpoint.fields.is_empty();
+    // A query with nothing to send (getCredits): nothing to read, check or encode.
+    if nothing && matches!(endpoint.method, Method::Get) && opts.extra_fields.is_none() {
+        let data = inner.execute(op, Body::None, &[], &opts).await?;
+        return Ok(normalize::output(op, data));
+    }
+    let request = if nothing {
         js_sys::Object::new().into()
     } else {
         request

@@ -168,6 +168,23 @@ test("with no call in flight, a Node process ends: the attempts' timer does not 
   assert.deepEqual(JSON.parse(out.trim()), { credits: 3 });
 });
 
+test("texts out of the module keep every character: short ASCII ones take a shortcut, the others do not", async (t) => {
+  // The glue reads short ASCII strings out of wasm memory without TextDecoder (asciiText): a
+  // message with other characters, or a long one, must still come out whole.
+  const messages = ["参数错误: é ü — 🎵", "x".repeat(256), "y".repeat(257) + "é", "nul\u0000 and del\u007f"];
+  const s = await server((req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 400, msg: messages[Number(new URL(req.url, "http://x").searchParams.get("taskId"))] }));
+  });
+  t.after(s.close);
+  const client = new Client({ apiKey: "k", baseUrl: s.url, maxRetries: 0 });
+  for (const [i, msg] of messages.entries()) {
+    const error = await client.getTask({ taskId: String(i) }).then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(error instanceof ApiError, String(error));
+    assert.ok(error.message.includes(msg), `${JSON.stringify(msg)} not in ${JSON.stringify(error.message)}`);
+  }
+});
+
 test("a redirect is not followed (the key would go along): it is an ApiError with its status", async (t) => {
   const target = await server(ok({ credits: 1 }));
   t.after(target.close);

@@ -220,25 +220,38 @@ pub fn build(profile: Profile) -> Result<Package> {
 /// `__wbg_finalize_init`, which both `init` and `initSync` end in).
 const EXPORTS_KEPT: &str = "wasm = instance.exports;";
 
-/// Makes the glue call the module through `guardExports` of `src/js/imports.js`, which settles
-/// every pending Promise when the module traps (a panic of the shipped module, which is built
-/// with `panic=immediate-abort`, is a trap and nothing else: see `src/settle.rs`). wasm-bindgen has
-/// no place for this, so it is written into its output, and the build fails if the line moved.
+/// The first line of the glue's function that reads a string out of wasm memory.
+const DECODE_TEXT: &str = "function decodeText(bytes) {";
+
+/// Two changes to wasm-bindgen's glue, which has no place for either; each is written into its
+/// output, and the build fails if the line it replaces moved:
+/// - The glue calls the module through `guardExports` of `src/js/imports.js`, which settles every
+///   pending Promise when the module traps (a panic of the shipped module, which is built with
+///   `panic=immediate-abort`, is a trap and nothing else: see `src/settle.rs`).
+/// - A short ASCII string comes out of wasm memory through `asciiText` of the same file, not
+///   `TextDecoder`: in Chromium each `decode` call costs some 400 ns hot, several times more between
+///   requests, and it was the largest item of a call's own time (`cargo xtask bench --only calls`).
 fn guard_exports(pkg: &Package) -> Result<()> {
     let js = pkg.js();
     let glue = std::fs::read_to_string(&js)?;
-    if glue.matches(EXPORTS_KEPT).count() != 1 {
-        bail!(
-            "{}: expected `{EXPORTS_KEPT}` once (wasm-bindgen's glue changed?)",
-            js.display()
-        );
+    for line in [EXPORTS_KEPT, DECODE_TEXT] {
+        if glue.matches(line).count() != 1 {
+            bail!(
+                "{}: expected `{line}` once (wasm-bindgen's glue changed?)",
+                js.display()
+            );
+        }
     }
     let errors = errors_snippet(&files_under(&pkg.dir.join("snippets"))?, &pkg.dir)?
         .context("wasm-bindgen wrote no src/js/errors.js snippet")?;
     let imports = beside_errors(&errors, "imports.js");
     let glue = format!(
-        "import {{ guardExports }} from './{imports}';\n{}",
+        "import {{ asciiText, guardExports }} from './{imports}';\n{}",
         glue.replace(EXPORTS_KEPT, "wasm = guardExports(instance.exports);")
+            .replace(
+                DECODE_TEXT,
+                &format!("{DECODE_TEXT}\n    const ascii = asciiText(bytes);\n    if (ascii !== undefined) return ascii;"),
+            )
     );
     std::fs::write(&js, glue)?;
     Ok(())
