@@ -51,15 +51,18 @@ export function whenSettled(value, key) {
     // A Promise whose `constructor` getter throws: that is its outcome.
     promise = Promise.reject(error);
   }
-  promise
-    .then(
-      (v) => stopped === null && wake(key, true, v),
-      (e) => stopped === null && wake(key, false, e),
-    )
-    // `wake` throws only when the module traps in it, and then `guardExports` has already reported
-    // the trap and rejected every pending Promise: an unhandled rejection here would add nothing
-    // but, in Node, the end of the process.
-    .catch(() => {});
+  // `wake` throws only when the module traps in it, and then `guardExports` has already reported
+  // the trap and rejected every pending Promise: an unhandled rejection here would add nothing
+  // but, in Node, the end of the process. Caught where it is thrown: no Promise more per await.
+  const back = (ok, value) => {
+    try {
+      if (stopped === null) wake(key, ok, value);
+    } catch {}
+  };
+  promise.then(
+    (v) => back(true, v),
+    (e) => back(false, e),
+  );
 }
 
 /** Called as the module stops: by `guardExports` when it traps, or by the panic hook of the test builds. */
@@ -271,10 +274,11 @@ export function attempt(fetch, post, url, key, json, base, extra, body, timeoutM
     } else {
       const init = { method, headers, signal: controller.signal };
       if (body !== null) init.body = body;
-      // `Promise.resolve`, and the failure handler last: a caller's `fetch` that throws, returns a
-      // hostile thenable or a response whose getters throw ends the attempt as a network failure.
-      Promise.resolve(fetch.call(globalThis, url, init))
-        .then((response) => {
+      // A caller's `fetch` that throws, returns a hostile thenable or a response whose getters
+      // throw ends the attempt as a network failure. The text's Promise is not returned from the
+      // first handler (adopting it would cost two turns of the microtask queue and a Promise).
+      Promise.resolve(fetch.call(globalThis, url, init)).then((response) => {
+        try {
           const status = response.status;
           // The headers are read only if the wasm side asks (an error's request id, Retry-After).
           const header = (name) => {
@@ -283,9 +287,11 @@ export function attempt(fetch, post, url, key, json, base, extra, body, timeoutM
               return typeof value === "string" ? value : undefined;
             } catch {}
           };
-          return Promise.resolve(response.text()).then((text) => answer(status, text, header));
-        })
-        .then(null, ended);
+          Promise.resolve(response.text()).then((text) => answer(status, text, header), ended);
+        } catch (error) {
+          ended(error);
+        }
+      }, ended);
     }
   } catch (error) {
     ended(error);
