@@ -228,6 +228,9 @@ fn ensure_wake() {
 /// stays below 2^53 and is exact as an `f64`.
 const GENERATIONS: u32 = 1 << 21;
 
+/// 2^32: a key is `generation * SLOTS + slot`.
+const SLOTS: f64 = 4_294_967_296.0;
+
 /// A vector of slots reused through a free list; keys carry the slot's generation.
 struct Slab<T> {
     slots: Vec<(u32, Option<T>)>,
@@ -257,14 +260,13 @@ impl<T> Slab<T> {
             }
             None => 0,
         };
-        f64::from(generation) * 4_294_967_296.0 + f64::from(index)
+        f64::from(generation) * SLOTS + f64::from(index)
     }
 
     fn slot(&mut self, key: f64) -> Option<&mut (u32, Option<T>)> {
-        let index = (key % 4_294_967_296.0) as u32;
-        let generation = (key / 4_294_967_296.0) as u32;
+        let generation = (key / SLOTS) as u32;
         self.slots
-            .get_mut(index as usize)
+            .get_mut(index_of(key) as usize)
             .filter(|slot| slot.0 == generation)
     }
 
@@ -273,13 +275,17 @@ impl<T> Slab<T> {
     }
 
     fn remove(&mut self, key: f64) -> Option<T> {
-        let index = (key % 4_294_967_296.0) as u32;
         let slot = self.slot(key)?;
         let value = slot.1.take()?;
         slot.0 = (slot.0 + 1) % GENERATIONS;
-        self.free.push(index);
+        self.free.push(index_of(key));
         Some(value)
     }
+}
+
+/// The slot index of a key.
+fn index_of(key: f64) -> u32 {
+    (key % SLOTS) as u32
 }
 
 #[cfg(test)]

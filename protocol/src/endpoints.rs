@@ -70,17 +70,21 @@ impl Answer {
         }
     }
 
-    /// Whether an answer with `code` and `task_id` beside it is the task's state rather than an
-    /// error: only for `Envelope` (recovery), whose 201 (running) and 500 (every track failed)
-    /// are states of a task that exists, told by its `task_id`.
-    pub fn is_state_envelope(self, code: Option<i64>, task_id: Option<&str>) -> bool {
+    /// Whether an answer with `code` and a `task_id` beside it (read only if needed) is the task's
+    /// state rather than an error: only for `Envelope` (recovery), whose 201 (running) and 500
+    /// (every track failed) are states of a task that exists, told by its `task_id`.
+    pub fn is_state_envelope(
+        self,
+        code: Option<i64>,
+        task_id: impl FnOnce() -> Option<String>,
+    ) -> bool {
         use crate::status::{RECOVERY_ALL_FAILED, RECOVERY_DONE, RECOVERY_RUNNING};
         self == Answer::Envelope
             && matches!(
                 code,
                 Some(RECOVERY_DONE | RECOVERY_RUNNING | RECOVERY_ALL_FAILED)
             )
-            && task_id.is_some_and(|t| !t.is_empty())
+            && task_id().is_some_and(|t| !t.is_empty())
     }
 }
 

@@ -33,10 +33,9 @@ pub fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     let code = get_f64(&reply.body, "code").map(|c| c as i64);
     // Recovery's own envelope is the record (the client builds it from the whole answer). Its
     // `task_id`, like `msg` below, is read only where it is needed: each read is a crossing.
-    if op.answer() == Answer::Envelope
-        && op
-            .answer()
-            .is_state_envelope(code, get_string(&reply.body, "task_id").as_deref())
+    if op
+        .answer()
+        .is_state_envelope(code, || get_string(&reply.body, "task_id"))
     {
         return Ok(reply.body);
     }

@@ -151,7 +151,7 @@ export function defaultFetch() {
 // Timers take at most 2^31 - 1 ms: a `timeoutMs` of 1e308 ("never") must not fire at once.
 const timerMs = (ms) => Math.min(Math.max(ms, 0) || 0, 2147483647);
 
-// The attempts' deadlines share one timer, armed for the earliest. In a page's main thread it is
+// The attempts' and the backoff sleeps' deadlines share one timer, armed for the earliest. In a page's main thread it is
 // left armed when no attempt is in flight (it fires once, finds nothing due, and stops), so that
 // sequential calls with the same timeout set no timer and clear none: in Chromium, between real
 // requests, `setTimeout` and `clearTimeout` cost an attempt some 20 to 30 µs (calls bench). Elsewhere
@@ -306,15 +306,15 @@ export function readHeader(header, name) {
 
 /** `[slept, cancel]`: `slept` resolves `true` after `ms`, `false` at once if `signal` fires. */
 export function sleep(ms, signal) {
-  let wake;
-  const slept = new Promise((resolve) => (wake = resolve));
-  const stop = () => wake(false);
-  const timer = setTimeout(() => wake(true), timerMs(ms));
+  let done;
+  const slept = new Promise((resolve) => (done = resolve));
+  const stop = () => done(false);
+  const stopTimer = after(ms, () => done(true));
   if (signal?.aborted) stop();
   signal?.addEventListener("abort", stop);
   const cancel = () => {
     running.delete(cancel);
-    clearTimeout(timer);
+    stopTimer();
     signal?.removeEventListener("abort", stop);
   };
   running.add(cancel);
