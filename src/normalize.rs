@@ -94,13 +94,19 @@ extern "C" {
     /// `[mask, value...]` of the fields named in `keys` (comma-separated) that hold a number or a
     /// string (`imports.js`).
     #[wasm_bindgen(js_name = timeFields)]
-    fn time_fields(obj: &JsValue, keys: &str) -> Array;
+    fn time_fields(obj: &JsValue, keys: &JsValue) -> Array;
+}
+
+thread_local! {
+    /// `track::TIME_KEYS` as a JavaScript string, made once: not copied out of wasm memory for every
+    /// record and track, and `timeFields` splits it once.
+    static TIME_KEYS: JsValue = JsValue::from_str(track::TIME_KEYS);
 }
 
 /// Writes each time field of `obj` in ISO 8601: epoch milliseconds converted, text normalized
 /// (and left alone when it already is).
 fn normalize_times(obj: &JsValue) {
-    let found = time_fields(obj, track::TIME_KEYS);
+    let found = TIME_KEYS.with(|keys| time_fields(obj, keys));
     let mask = found.get(0).as_f64().unwrap_or(0.0) as u32;
     let mut next = 1;
     for (i, key) in track::TIME_KEYS.split(',').enumerate() {

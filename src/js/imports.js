@@ -347,9 +347,13 @@ export function isRecord(v) {
   }
 }
 
-/** The `[key, value]` pairs of `obj`'s own keys holding a `_` (snake_case ones), for renaming. */
+/** The `[key, value]` pairs of `obj`'s own keys holding a `_` (snake_case ones), for renaming.
+ * A loop, not `Object.entries(obj).filter(...)`: the service answers in camelCase, so most tracks
+ * have no such key, and no pair is made for the keys that are kept. */
 export function snakeEntries(obj) {
-  return Object.entries(obj).filter(([key]) => key.includes("_"));
+  const found = [];
+  for (const key in obj) if (key.includes("_") && Object.hasOwn(obj, key)) found.push([key, obj[key]]);
+  return found;
 }
 
 /**
@@ -359,16 +363,19 @@ export function snakeEntries(obj) {
  * (the read, then two checks of its type), for fields that are mostly absent.
  */
 export function timeFields(obj, keys) {
+  // The module passes the same JS string every time: the list is split once.
+  if (keys !== timeKeys) timeList = (timeKeys = keys).split(",");
   const found = [0];
-  keys.split(",").forEach((key, i) => {
-    const value = obj[key];
+  for (let i = 0; i < timeList.length; i++) {
+    const value = obj[timeList[i]];
     if (typeof value === "number" || typeof value === "string") {
       found[0] |= 1 << i;
       found.push(value);
     }
-  });
+  }
   return found;
 }
+let timeKeys, timeList;
 
 // ---- Waiters (watch.rs) ----
 // The async iterator of `watchTask`, around a `step` function from the wasm side that returns a
