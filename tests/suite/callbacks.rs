@@ -306,6 +306,35 @@ fn malformed_bodies_are_refused_cleanly() {
     assert_event(&event, "video", "v", "complete", "succeeded");
 }
 
+/// A track's snake_case keys are its own: an enumerable one on `Object.prototype` (a page's old
+/// polyfill) is neither renamed into the track nor copied onto it.
+#[wasm_bindgen_test]
+fn inherited_snake_case_keys_stay_out_of_tracks() {
+    let proto: JsValue = js_sys::Object::get_prototype_of(&js_sys::Object::new().into()).into();
+    js_sys::Reflect::set(&proto, &"polluted_key".into(), &"x".into()).unwrap();
+    let event = parse_callback(js(json!({
+        "code": 200,
+        "msg": "ok",
+        "data": {
+            "callbackType": "complete",
+            "task_id": "p",
+            "data": [{ "id": "a", "audio_url": "http://x/a.mp3" }],
+        },
+    })));
+    js_sys::Reflect::delete_property(
+        proto.unchecked_ref::<js_sys::Object>(),
+        &"polluted_key".into(),
+    )
+    .unwrap();
+    let track = Array::from(&prop(&event.unwrap(), "tracks")).get(0);
+    assert_eq!(prop_str(&track, "audioUrl"), "http://x/a.mp3");
+    let own: Vec<String> = js_sys::Object::keys(track.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .collect();
+    assert!(!own.iter().any(|k| k.starts_with("polluted")), "{own:?}");
+}
+
 /// JS values whose reading throws: a throwing getter, a Proxy with throwing traps, a revoked Proxy.
 fn hostile_values() -> Vec<JsValue> {
     let make = js_sys::Function::new_no_args(
