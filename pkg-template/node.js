@@ -1,4 +1,4 @@
-// Entry for Node, Deno and Bun: the same .wasm, read from disk and compiled synchronously. No
+// Entry for Node, Deno and Bun: the full .wasm (with `parseCallback`), read from disk and compiled synchronously. No
 // top-level await, so `require("tunesmith")` loads this module too (Node 20.19+ and 22.12+).
 import { readFileSync } from "node:fs";
 import { initSync } from "./tunesmith.js";
@@ -6,7 +6,7 @@ import { initSync } from "./tunesmith.js";
 import { isNode, upstream } from "./server/upstream.js";
 import { useFetch } from "./__IMPORTS_SNIPPET__";
 
-initSync({ module: readFileSync(new URL("./tunesmith_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL("./tunesmith_full_bg.wasm", import.meta.url)) });
 
 // In Node, a Client given no `fetch` sends through a keep-alive pool of undici's (`server/upstream.js`,
 // the companion's transport), not the global `fetch`: a sequential call costs about a third less

@@ -124,7 +124,8 @@ pub fn json_text(v: &JsValue) -> Result<Option<JsString>, JsValue> {
 }
 
 /// `new Uint8Array(...args)` under catch: given a Proxy of an ArrayBuffer, the constructor runs
-/// the Proxy's traps.
+/// the Proxy's traps. Used by `parseCallback` only (the feature `callbacks`).
+#[cfg(feature = "callbacks")]
 pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue> {
     let ctor: Function = get(&js_sys::global(), "Uint8Array").dyn_into()?;
     let list: js_sys::Array = args.iter().copied().collect();

@@ -26,6 +26,11 @@ export interface Client {
  * Node `Buffer`) into a typed event, for every documented shape. Throws `ValidationError` (with the
  * offending `field`) for anything else, never a crash. The service may call the same URL several
  * times per task, and again for a delivery it thinks failed: see `CallbackDeduper`.
+ *
+ * Callbacks arrive at servers: the Node, Deno, Bun and Workers entries have it. The browser entry
+ * (`"tunesmith"` in a page or a bundler's browser build) leaves it out to keep pages 3 KB smaller and
+ * throws a `TunesmithError` of kind `configuration`; a page or an edge function that reads callbacks
+ * imports the package from `"tunesmith/full"` instead (one or the other: a page loads one build).
  */
 export function parseCallback(body: unknown): CallbackEvent;
 

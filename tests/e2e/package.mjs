@@ -48,9 +48,9 @@ smoke(tunesmith, env).then((r) => { window.__result = r; }, (e) => { window.__er
 `;
 
 test("the tarball holds the package files and nothing else", async () => {
-  const wanted = ["package.json", "README.md", "index.js", "index.d.ts", "api.js", "push.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
+  const wanted = ["package.json", "README.md", "index.js", "full.js", "index.d.ts", "api.js", "push.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "tunesmith_full_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
   for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
-  assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 1, "exactly one .wasm");
+  assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 2, "two .wasm: the browser entry's, and the full one");
   assert(pack.files.some((f) => f.startsWith("snippets/") && f.endsWith("errors.js")), "the errors snippet");
   // tunesmith/server, tunesmith/mcp and the CLI: one module per concern under their folders.
   const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/") && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp)\/[\w-]+\.d\.ts$/.test(f));
@@ -90,6 +90,31 @@ test("plain page with <script type=module> and an import map, served from anothe
   const server = await serveStatic(dir);
   closers.push(server.close);
   sameAsExpected(await resultOfPage(`${server.url}/?${query}`, "plain page"), "plain page");
+});
+
+test("pages: \"tunesmith\" leaves parseCallback out with a typed error, \"tunesmith/full\" reads callbacks", async () => {
+  const body = { code: 200, msg: "ok", data: { task_id: "v1", video_url: "http://x/v.mp4" } };
+  const script = `import * as tunesmith from "tunesmith";
+const body = ${JSON.stringify(body)};
+const client = new tunesmith.Client({ apiKey: "${emu.key}", baseUrl: "${emu.music}", dangerouslyAllowBrowser: true });
+const credits = (await client.getCredits()).credits;
+try { const e = tunesmith.parseCallback(body); window.__result = { credits, family: e.family, stage: e.stage }; }
+catch (e) { window.__result = { credits, error: [e instanceof tunesmith.TunesmithError, e.kind, e.message] }; }`;
+  const results = {};
+  for (const entry of ["index.js", "full.js"]) {
+    const dir = await freshProject(`entry-${entry}`, pack.tarball, {
+      "index.html": `<!doctype html><meta charset="utf-8"><title>${entry}</title>
+<script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/${entry}" } }</script>
+<script type="module">${script}</script>`,
+    });
+    const server = await serveStatic(dir);
+    closers.push(server.close);
+    results[entry] = await resultOfPage(`${server.url}/`, entry);
+  }
+  const { "index.js": page, "full.js": full } = results;
+  assert(typeof page.credits === "number" && typeof full.credits === "number", JSON.stringify(results));
+  assert(page.error?.[0] === true && page.error[1] === "configuration" && page.error[2].includes("tunesmith/full"), JSON.stringify(page));
+  assert(full.family === "video" && full.stage === "complete", JSON.stringify(full));
 });
 
 test("plain page: uploadFile from an <input type=file>, with progress (the README's upload)", async () => {

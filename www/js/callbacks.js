@@ -3,7 +3,9 @@
 // inbox; through the demo's companion, the companion receives the callbacks (listed by the demo's
 // own route, with what the companion did with each) and pushes each state to the page. Both lists
 // follow their newest entry.
-import { parseCallback } from "../pkg/index.js";
+// The full build (`tunesmith/full`): this panel reads the raw callback bodies in the page, which the
+// browser build leaves to servers; the page imports every name from it, since a page loads one build.
+import { parseCallback } from "../pkg/full.js";
 import { refreshCredits } from "./credits.js";
 import { $, appendToLog, clockTime, el } from "./dom.js";
 import { state } from "./store.js";

@@ -2,7 +2,7 @@
 // it again with that field set aside, and so on, so that an empty form is marked whole, in the
 // package's own words. The asking is a client whose `fetch` never sends: the package checks a
 // request before it reaches the network, so a request that passes only meets that refusal.
-import { Client } from "../pkg/index.js";
+import { Client } from "../pkg/full.js"; // the build callbacks.js needs (see there)
 
 const NOT_SENT = new Error("the page's check sends nothing");
 const checker = new Client({ companionUrl: "http://check.invalid", fetch: () => Promise.reject(NOT_SENT) });

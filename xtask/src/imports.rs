@@ -28,9 +28,66 @@ const KEPT_EXPORT: &str = "memory";
 /// pairs for the glue, names then modules. wasmparser reads the module and wasm-encoder writes the
 /// two sections; every other section is copied byte for byte.
 pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
+    let (mut renames, mut export_renames, mut modules) = (Vec::new(), Vec::new(), Vec::new());
+    let module = rewrite(wasm, |name| {
+        Ok(match name {
+            Name::Import(old) => rename(&mut renames, old, '_'),
+            Name::Module(old) => module_name(&mut modules, old),
+            Name::Export(old) if replace_names(glue, old, "", true).1 > 0 => {
+                rename(&mut export_renames, old, '$')
+            }
+            Name::Export(old) => old.to_owned(),
+        })
+    })?;
+    renames.extend(export_renames);
+    Ok((module, renames, modules))
+}
+
+/// Renames a second module built from the same crate (the browser entry's, with fewer features)
+/// as [`shorten`] renamed the first, so that the first's glue loads either: each of its imports
+/// and modules must have a name there, and it must have every export the glue reads (the glue calls
+/// exports by name, some only when a function is called, where a missing one would fail late).
+pub fn shorten_like(wasm: &[u8], renames: &Renames, modules: &Renames) -> Result<Vec<u8>> {
+    let find =
+        |list: &Renames, old: &str| list.iter().find(|(o, _)| o == old).map(|(_, n)| n.clone());
+    let mut exports = Vec::new();
+    let module = rewrite(wasm, |name| match name {
+        Name::Import(old) => find(renames, old)
+            .with_context(|| format!("the second module imports {old}, which the first does not")),
+        Name::Module(old) => find(modules, old).with_context(|| {
+            format!("the second module imports from {old}, which the first does not")
+        }),
+        Name::Export(old) => {
+            exports.push(old.to_owned());
+            Ok(find(renames, old).unwrap_or_else(|| old.to_owned()))
+        }
+    })?;
+    let missing: Vec<&str> = renames
+        .iter()
+        .filter(|(old, new)| new.starts_with('$') && !exports.contains(old))
+        .map(|(old, _)| old.as_str())
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "the second module lacks exports the glue reads: {}",
+            missing.join(", ")
+        );
+    }
+    Ok(module)
+}
+
+/// A name [`rewrite`] asks for: an import of the glue's (`__wb*`), an import module, or an export
+/// (not `memory`, which the glue's init function hands to its caller as it is).
+enum Name<'a> {
+    Import(&'a str),
+    Module(&'a str),
+    Export(&'a str),
+}
+
+/// `wasm` with its import and export sections rewritten under the names `new_name` gives; every
+/// other section is copied byte for byte.
+fn rewrite(wasm: &[u8], mut new_name: impl FnMut(Name) -> Result<String>) -> Result<Vec<u8>> {
     let mut module = Module::new();
-    let (mut renames, mut export_renames) = (Vec::new(), Vec::new());
-    let mut modules = Vec::new();
     for payload in Parser::new(0).parse_all(wasm) {
         match payload? {
             Payload::ImportSection(reader) => {
@@ -38,11 +95,11 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
                 for import in reader.into_imports() {
                     let import = import?;
                     let name = if import.module == GLUE_MODULE && import.name.starts_with("__wb") {
-                        rename(&mut renames, import.name, '_')
+                        new_name(Name::Import(import.name))?
                     } else {
                         import.name.to_owned()
                     };
-                    let from = module_name(&mut modules, import.module);
+                    let from = new_name(Name::Module(import.module))?;
                     section.import(&from, &name, EntityType::try_from(import.ty)?);
                 }
                 module.section(&section);
@@ -51,11 +108,10 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
                 let mut section = ExportSection::new();
                 for export in reader {
                     let export = export?;
-                    let read_by_glue = replace_names(glue, export.name, "", true).1 > 0;
-                    let name = if export.name == KEPT_EXPORT || !read_by_glue {
+                    let name = if export.name == KEPT_EXPORT {
                         export.name.to_owned()
                     } else {
-                        rename(&mut export_renames, export.name, '$')
+                        new_name(Name::Export(export.name))?
                     };
                     section.export(&name, export.kind.into(), export.index);
                 }
@@ -69,8 +125,7 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<(Vec<u8>, Renames, Renames)> {
             }
         }
     }
-    renames.extend(export_renames);
-    Ok((module.finish(), renames, modules))
+    Ok(module.finish())
 }
 
 /// The short name of an import module (`./tunesmith_bg.js`, `./snippets/tunesmith-<hash>/src/js/
@@ -172,14 +227,22 @@ mod tests {
     /// A module importing two glue functions, a snippet function and a memory, and exporting two
     /// functions and its memory.
     fn module() -> Vec<u8> {
+        module_of(
+            &[
+                (GLUE_MODULE, "__wbg_fetch_0123456789abcdef"),
+                ("./snippets/x/errors.js", "makeError"),
+                (GLUE_MODULE, "__wbg_then_fedcba9876543210"),
+            ],
+            &["client_generate", "memory", "client_generateCover"],
+        )
+    }
+
+    /// A module importing these functions and a memory, and exporting these names.
+    fn module_of(functions: &[(&str, &str)], exports: &[&str]) -> Vec<u8> {
         let mut types = wasm_encoder::TypeSection::new();
         types.ty().function([], []);
         let mut imports = ImportSection::new();
-        for (module, field) in [
-            (GLUE_MODULE, "__wbg_fetch_0123456789abcdef"),
-            ("./snippets/x/errors.js", "makeError"),
-            (GLUE_MODULE, "__wbg_then_fedcba9876543210"),
-        ] {
+        for (module, field) in functions {
             imports.import(module, field, EntityType::Function(0));
         }
         let memory = wasm_encoder::MemoryType {
@@ -190,13 +253,66 @@ mod tests {
             page_size_log2: None,
         };
         imports.import(GLUE_MODULE, "memory", EntityType::Memory(memory));
-        let mut exports = ExportSection::new();
-        exports.export("client_generate", ExportKind::Func, 0);
-        exports.export("memory", ExportKind::Memory, 0);
-        exports.export("client_generateCover", ExportKind::Func, 0);
+        let mut section = ExportSection::new();
+        for name in exports {
+            let kind = if *name == "memory" {
+                ExportKind::Memory
+            } else {
+                ExportKind::Func
+            };
+            section.export(name, kind, 0);
+        }
         let mut module = Module::new();
-        module.section(&types).section(&imports).section(&exports);
+        module.section(&types).section(&imports).section(&section);
         module.finish()
+    }
+
+    /// The `(module, name)` of each import of `wasm`, and the name of each export.
+    fn names(wasm: &[u8]) -> (Vec<(String, String)>, Vec<String>) {
+        let (mut imports, mut exports) = (Vec::new(), Vec::new());
+        for payload in Parser::new(0).parse_all(wasm) {
+            match payload.unwrap() {
+                Payload::ImportSection(r) => {
+                    for i in r.into_imports() {
+                        let i = i.unwrap();
+                        imports.push((i.module.to_owned(), i.name.to_owned()));
+                    }
+                }
+                Payload::ExportSection(r) => {
+                    exports.extend(r.into_iter().map(|e| e.unwrap().name.to_owned()));
+                }
+                _ => {}
+            }
+        }
+        (imports, exports)
+    }
+
+    #[test]
+    fn a_second_module_with_fewer_imports_gets_the_first_ones_names_or_an_error() {
+        let (_, renames, modules) = shorten(&module(), GLUE).unwrap();
+        let all_exports = ["client_generate", "memory", "client_generateCover"];
+        let fewer = module_of(
+            &[(GLUE_MODULE, "__wbg_then_fedcba9876543210")],
+            &all_exports,
+        );
+        let (imports, exports) = names(&shorten_like(&fewer, &renames, &modules).unwrap());
+        let pair = |m: &str, n: &str| (m.to_owned(), n.to_owned());
+        assert_eq!(imports, [pair("m0", "_1"), pair("m0", "memory")]);
+        assert_eq!(exports, ["$0", "memory", "$1"]);
+        let unknown = module_of(
+            &[(GLUE_MODULE, "__wbg_parse_0000000000000000")],
+            &all_exports,
+        );
+        let e = shorten_like(&unknown, &renames, &modules).unwrap_err();
+        assert!(
+            e.to_string().contains("__wbg_parse_0000000000000000"),
+            "{e}"
+        );
+        let other_module = module_of(&[("./snippets/y/other.js", "f")], &all_exports);
+        assert!(shorten_like(&other_module, &renames, &modules).is_err());
+        let lacking = module_of(&[], &["client_generate", "memory"]);
+        let e = shorten_like(&lacking, &renames, &modules).unwrap_err();
+        assert!(e.to_string().contains("client_generateCover"), "{e}");
     }
 
     #[test]

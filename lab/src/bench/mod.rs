@@ -180,6 +180,10 @@ fn named_package(pkg: &Path) -> Result<PathBuf> {
         std::fs::copy(from.join(file), dir.join(file))
             .with_context(|| format!("copying the named {file}"))?;
     }
+    // The named module is the browser entry's (the build's last); the Node entry loads it too here,
+    // under the full module's name: the profiled calls reach nothing the two builds do not share.
+    std::fs::copy(from.join("tunesmith_bg.wasm"), dir.join(package::FULL_WASM))
+        .context("copying the named module for the Node entry")?;
     Ok(dir)
 }
 

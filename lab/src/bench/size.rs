@@ -67,7 +67,8 @@ fn top_level_js(pkg: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The shipped module as `cargo xtask build` makes it, with its function names kept
+/// The browser entry's module as `cargo xtask build` makes it (the last of its two builds, which
+/// `package::cargo_output` holds), with its function names kept
 /// (`wasm-opt -g`), for twiggy and the profiles: the `name` section is the only difference.
 pub(super) fn named_module() -> Result<PathBuf> {
     let dir = crate::target_dir().join("xtask-size-profile");
