@@ -97,6 +97,45 @@ mod reading {
         out.into()
     }
 
+    /// What the event of a family with one result carries besides its common fields.
+    enum Payload {
+        /// A string, else `null`.
+        Text,
+        /// A plain object, else `null`.
+        Object,
+        /// A plain object with its keys camelCased, else `null`.
+        CamelObject,
+        /// An array, else an empty one.
+        List,
+    }
+
+    /// The event's field for `family`'s result, the two names (either casing) the body may give it
+    /// under `data`, and its kind; `None` for music, lyrics and covers, whose lists `parse` reads.
+    fn payload(family: TaskFamily) -> Option<(&'static str, [&'static str; 2], Payload)> {
+        Some(match family {
+            TaskFamily::Music | TaskFamily::Lyrics | TaskFamily::Cover => return None,
+            TaskFamily::Wav => (
+                "audioWavUrl",
+                ["audioWavUrl", "audio_wav_url"],
+                Payload::Text,
+            ),
+            TaskFamily::VocalSeparation => (
+                "stems",
+                ["vocal_removal_info", "vocalRemovalInfo"],
+                Payload::CamelObject,
+            ),
+            TaskFamily::Video => ("videoUrl", ["video_url", "videoUrl"], Payload::Text),
+            TaskFamily::Midi => ("midiData", ["midiData", "midi_data"], Payload::Object),
+            TaskFamily::Recovery => ("tracks", ["recovery_data", "recoveryData"], Payload::List),
+            TaskFamily::VoiceValidation => (
+                "validateInfo",
+                ["validateInfo", "validate_info"],
+                Payload::Text,
+            ),
+            TaskFamily::Voice => ("voiceId", ["voiceId", "voice_id"], Payload::Text),
+        })
+    }
+
     fn first_of(data: &JsValue, keys: &[&str]) -> JsValue {
         keys.iter()
             .map(|k| get(data, k))
@@ -166,44 +205,19 @@ mod reading {
             TaskFamily::Cover => {
                 set(&out, "images", &array_or_empty(get(&data, "images")));
             }
-            TaskFamily::Wav => set(
-                &out,
-                "audioWavUrl",
-                &string_or_null(first_of(&data, &["audioWavUrl", "audio_wav_url"])),
-            ),
-            TaskFamily::VocalSeparation => set(
-                &out,
-                "stems",
-                &camel_object(&first_of(
-                    &data,
-                    &["vocal_removal_info", "vocalRemovalInfo"],
-                )),
-            ),
-            TaskFamily::Video => set(
-                &out,
-                "videoUrl",
-                &string_or_null(first_of(&data, &["video_url", "videoUrl"])),
-            ),
-            TaskFamily::Midi => set(
-                &out,
-                "midiData",
-                &object_or_null(first_of(&data, &["midiData", "midi_data"])),
-            ),
-            TaskFamily::Recovery => set(
-                &out,
-                "tracks",
-                &array_or_empty(first_of(&data, &["recovery_data", "recoveryData"])),
-            ),
-            TaskFamily::VoiceValidation => set(
-                &out,
-                "validateInfo",
-                &string_or_null(first_of(&data, &["validateInfo", "validate_info"])),
-            ),
-            TaskFamily::Voice => set(
-                &out,
-                "voiceId",
-                &string_or_null(first_of(&data, &["voiceId", "voice_id"])),
-            ),
+            family => {
+                let Some((field, names, shape)) = payload(family) else {
+                    return Err(body.invalid("type", "no event shape for this family"));
+                };
+                let value = first_of(&data, &names);
+                let value = match shape {
+                    Payload::Text => string_or_null(value),
+                    Payload::Object => object_or_null(value),
+                    Payload::CamelObject => camel_object(&value),
+                    Payload::List => array_or_empty(value).into(),
+                };
+                set(&out, field, &value);
+            }
         }
         set(&out, "raw", &raw);
         Ok(out.into())
