@@ -6,7 +6,7 @@
 use std::fmt;
 use tunesmith_protocol::codes::{self, ClientErrorKind, CodeTable, ErrorKind};
 use tunesmith_protocol::retry::Failure as RetryFailure;
-use tunesmith_protocol::{RuleKind, TaskFamily, ValidationError};
+use tunesmith_protocol::{num, RuleKind, TaskFamily, ValidationError};
 use wasm_bindgen::JsValue;
 
 /// Why a call of either face failed. Holds no secret: the API key never enters an error, its
@@ -99,12 +99,19 @@ impl Error {
         let detail = if service_msg.is_empty() || service_msg == meaning {
             String::new()
         } else {
-            format!(": {service_msg}")
+            tunesmith_protocol::text!(": ", service_msg)
         };
         let mut e = Error::new(
             ClientErrorKind::Service(kind),
-            format!(
-                "{operation} failed with code {number} ({meaning}){detail}. {}",
+            tunesmith_protocol::text!(
+                operation,
+                " failed with code ",
+                num::int(number),
+                " (",
+                meaning,
+                ")",
+                detail,
+                ". ",
                 kind.advice()
             ),
         );
@@ -119,8 +126,11 @@ impl Error {
     pub(crate) fn unexpected(operation: &str, promised: &str, status: Option<u16>) -> Self {
         let mut e = Error::new(
             ClientErrorKind::Service(ErrorKind::Server),
-            format!(
-                "{operation} answered success without {promised}: an unexpected answer from the service (keep the requestId for support)"
+            tunesmith_protocol::text!(
+                operation,
+                " answered success without ",
+                promised,
+                ": an unexpected answer from the service (keep the requestId for support)"
             ),
         );
         e.code = Some(codes::OK);
@@ -129,16 +139,21 @@ impl Error {
     }
 
     pub(crate) fn aborted(operation: &str) -> Self {
-        Error::new(ClientErrorKind::Aborted, format!("{operation} was aborted"))
+        Error::new(
+            ClientErrorKind::Aborted,
+            tunesmith_protocol::text!(operation, " was aborted"),
+        )
     }
 
     /// No answer to one attempt within its timeout.
     pub(crate) fn no_answer(operation: &str, timeout_ms: f64) -> Self {
         Error::new(
             ClientErrorKind::Timeout,
-            format!(
-                "{operation} got no answer within {} ms (per attempt)",
-                tunesmith_protocol::num::fmt(timeout_ms)
+            tunesmith_protocol::text!(
+                operation,
+                " got no answer within ",
+                num::fmt(timeout_ms),
+                " ms (per attempt)"
             ),
         )
     }
@@ -147,8 +162,11 @@ impl Error {
     pub(crate) fn unreachable(operation: &str, detail: &str) -> Self {
         Error::new(
             ClientErrorKind::Network,
-            format!(
-                "{operation} could not reach the service ({detail}); check the URL, the network, and CORS"
+            tunesmith_protocol::text!(
+                operation,
+                " could not reach the service (",
+                detail,
+                "); check the URL, the network, and CORS"
             ),
         )
     }
@@ -163,9 +181,18 @@ impl Error {
     ) -> Self {
         let mut e = Error::new(
             ClientErrorKind::Timeout,
-            format!(
-                "the {} task {task_id} did not finish within {timeout_ms} ms ({queries} queries; last state: {last_state})",
-                family.as_str()
+            tunesmith_protocol::text!(
+                "the ",
+                family.as_str(),
+                " task ",
+                task_id,
+                " did not finish within ",
+                num::int(timeout_ms as i64),
+                " ms (",
+                num::int(i64::from(queries)),
+                " queries; last state: ",
+                last_state,
+                ")"
             ),
         );
         e.attempts = queries;
@@ -175,10 +202,18 @@ impl Error {
     /// A waited-for task ended in its family's failure state (`status`, and the service's
     /// `reason` when it gave one), as its last record shows.
     pub(crate) fn task_failed(task: FailedTask, status: &str, reason: Option<String>) -> Self {
-        let reason = reason.map(|m| format!(": {m}")).unwrap_or_default();
+        let reason = reason
+            .map(|m| tunesmith_protocol::text!(": ", m))
+            .unwrap_or_default();
         let mut e = Error::new(
             ClientErrorKind::TaskFailed,
-            format!("task {} failed with status {status}{reason}", task.task_id),
+            tunesmith_protocol::text!(
+                "task ",
+                task.task_id,
+                " failed with status ",
+                status,
+                reason
+            ),
         );
         e.task = Some(task);
         e

@@ -326,7 +326,7 @@ impl Arg {
                 Ok(item) => items.push(item),
                 Err(e) => {
                     return Err(unreadable(
-                        &format!("{}[{}]", self.name, count(f64::from(i))),
+                        &tunesmith_protocol::text!(self.name, "[", count(f64::from(i)), "]"),
                         e,
                     ))
                 }
@@ -349,11 +349,16 @@ impl Arg {
     fn too_long(&self, rule: &'static str, got: f64, max: u32, unit: &str) -> Error {
         self.invalid(
             rule,
-            format!(
-                "`{}` has {} {unit}: more than the package reads ({})",
+            tunesmith_protocol::text!(
+                "`",
                 self.name,
+                "` has ",
                 count(got),
-                count(f64::from(max))
+                " ",
+                unit,
+                ": more than the package reads (",
+                count(f64::from(max)),
+                ")"
             ),
         )
     }
@@ -387,7 +392,11 @@ impl Arg {
             Ok(Some(text)) => Ok(text),
             Ok(None) => Err(self.invalid(
                 "type",
-                format!("`{}` has no JSON form: it must be JSON data", self.name),
+                tunesmith_protocol::text!(
+                    "`",
+                    self.name,
+                    "` has no JSON form: it must be JSON data"
+                ),
             )),
             Err(e) => Err(unreadable(self.name, e)),
         }
@@ -404,7 +413,7 @@ fn unreadable(name: &str, thrown: JsValue) -> Error {
     Error::invalid(
         name,
         "type",
-        format!("`{name}` could not be read: {}", thrown_message(&thrown)),
+        tunesmith_protocol::text!("`", name, "` could not be read: ", thrown_message(&thrown)),
     )
     .with_cause(thrown)
 }

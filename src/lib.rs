@@ -170,10 +170,11 @@ pub(crate) async fn send_request(
     if !request.is_plain_object() {
         return Err(request.invalid(
             "type",
-            format!(
-                "{} takes a request object, e.g. {{ {} }}",
+            tunesmith_protocol::text!(
                 endpoint.name,
-                endpoint.fields.first().map_or("", |f| f.name)
+                " takes a request object, e.g. { ",
+                endpoint.fields.first().map_or("", |f| f.name),
+                " }"
             ),
         ));
     }

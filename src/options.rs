@@ -104,7 +104,10 @@ fn read_url(v: &Arg, default: &str) -> Result<String, Error> {
         return Ok(default.to_owned());
     }
     let Some(url) = v.text()? else {
-        return Err(v.invalid("type", format!("`{}` must be a string URL", v.name())));
+        return Err(v.invalid(
+            "type",
+            tunesmith_protocol::text!("`", v.name(), "` must be a string URL"),
+        ));
     };
     if url.trim().is_empty() {
         return Ok(default.to_owned());
@@ -121,7 +124,7 @@ pub fn read_timeout(v: &Arg) -> Result<Option<f64>, Error> {
         Some(ms) if ms.is_finite() && ms > 0.0 => Ok(Some(ms)),
         _ => Err(v.invalid(
             "range",
-            format!("`{}` must be a positive number of milliseconds", v.name()),
+            tunesmith_protocol::text!("`", v.name(), "` must be a positive number of milliseconds"),
         )),
     }
 }
@@ -153,7 +156,10 @@ fn read_headers(v: &Arg) -> Result<Vec<(String, String)>, Error> {
             Some(value) => out.push((name, value)),
             None if value.is_undefined() => {}
             None => {
-                return Err(v.invalid("type", format!("header `{name}` must have a string value")));
+                return Err(v.invalid(
+                    "type",
+                    tunesmith_protocol::text!("header `", name, "` must have a string value"),
+                ));
             }
         }
     }

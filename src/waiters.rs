@@ -172,9 +172,10 @@ pub fn wait_requested(
         return Err(Error::invalid(
             "wait",
             "type",
-            format!(
-                "`wait` is for task-creating methods; {} answers at once",
-                op.endpoint().name
+            tunesmith_protocol::text!(
+                "`wait` is for task-creating methods; ",
+                op.endpoint().name,
+                " answers at once"
             ),
         ));
     };

@@ -27,7 +27,7 @@ impl Callback {
 }
 
 pub fn dedup_key(family: TaskFamily, task_id: &str, stage: Stage) -> String {
-    format!("{}:{task_id}:{}", family.as_str(), stage.as_str())
+    crate::text!(family.as_str(), ":", task_id, ":", stage.as_str())
 }
 
 /// Payload keys that identify the single-shot families, in both casings (the public docs mix them).
@@ -69,7 +69,7 @@ fn invalid(field: &str, rule: RuleKind, detail: &str) -> ValidationError {
     ValidationError::new(
         field,
         rule,
-        format!("{detail} (not a callback body of the service)"),
+        crate::text!(detail, " (not a callback body of the service)"),
     )
 }
 

@@ -795,7 +795,7 @@ impl Op {
         // (and its panic formatting) out of the wasm.
         let path = self.endpoint().path;
         match path.strip_prefix("/api/v1/{svc}/") {
-            Some(rest) => format!("/api/v1/{service_segment}/{rest}"),
+            Some(rest) => crate::text!("/api/v1/", service_segment, "/", rest),
             None => path.to_owned(),
         }
     }
@@ -913,7 +913,15 @@ impl Op {
                         return Err(ValidationError::new(
                             "lyrics",
                             RuleKind::MaxLength,
-                            format!("must be at most {MAX_LYRICS_V6} characters for {model} (got {len})"),
+                            crate::text!(
+                                "must be at most ",
+                                crate::num::int(MAX_LYRICS_V6 as i64),
+                                " characters for ",
+                                model,
+                                " (got ",
+                                crate::num::int(len as i64),
+                                ")"
+                            ),
                         ));
                     }
                 }
@@ -969,21 +977,24 @@ fn check_modes(
     switch: &str,
 ) -> Result<(), ValidationError> {
     if !custom {
-        require_all(fields, &["prompt"], &format!("{switch} is false"))?;
+        require_all(fields, &["prompt"], &crate::text!(switch, " is false"))?;
         return check_length(
             fields,
             "prompt",
             MAX_DESCRIPTION_PROMPT,
-            &format!("when {switch} is false"),
+            &crate::text!("when ", switch, " is false"),
         );
     }
-    let because = format!("{switch} is true");
+    let because = crate::text!(switch, " is true");
     require_all(fields, &["style", "title"], &because)?;
     if !flag(fields, "instrumental") {
         require_all(
             fields,
             &["prompt"],
-            &format!("{because} and instrumental is not (the prompt is the lyrics)"),
+            &crate::text!(
+                because,
+                " and instrumental is not (the prompt is the lyrics)"
+            ),
         )?;
     }
     let model = match fields.field("model") {
@@ -991,7 +1002,7 @@ fn check_modes(
         _ => DEFAULT_MODEL.to_owned(),
     };
     let limits = custom_limits(&model);
-    let with = format!("for {model} in custom mode");
+    let with = crate::text!("for ", model, " in custom mode");
     check_length(fields, "prompt", limits.prompt, &with)?;
     check_length(fields, "style", limits.style, &with)?;
     check_length(fields, "title", limits.title, &with)
@@ -1009,7 +1020,15 @@ fn check_length(
             return Err(ValidationError::new(
                 name,
                 RuleKind::MaxLength,
-                format!("must be at most {max} characters {context} (got {len})"),
+                crate::text!(
+                    "must be at most ",
+                    crate::num::int(max as i64),
+                    " characters ",
+                    context,
+                    " (got ",
+                    crate::num::int(len as i64),
+                    ")"
+                ),
             ));
         }
     }
@@ -1028,7 +1047,11 @@ fn check_persona(
         return Err(ValidationError::new(
             "personaId",
             RuleKind::Dependency,
-            format!("is only available with custom parameters ({switch}: true)"),
+            crate::text!(
+                "is only available with custom parameters (",
+                switch,
+                ": true)"
+            ),
         ));
     }
     match fields.field("personaModel") {
@@ -1043,12 +1066,13 @@ fn check_persona(
             model => Err(ValidationError::new(
                 "personaModel",
                 RuleKind::Dependency,
-                format!(
-                    "voice_persona is only available with model V5 or V5_5 (got {})",
+                crate::text!(
+                    "voice_persona is only available with model V5 or V5_5 (got ",
                     match model {
                         Value::Str(m) => m.into_owned(),
-                        _ => format!("the default, {DEFAULT_MODEL}"),
-                    }
+                        _ => crate::text!("the default, ", DEFAULT_MODEL),
+                    },
+                    ")"
                 ),
             )),
         },
@@ -1077,10 +1101,14 @@ fn check_window(
         return Err(ValidationError::new(
             end_name,
             RuleKind::Range,
-            format!(
-                "must be above `{start_name}` (got {} to {})",
+            crate::text!(
+                "must be above `",
+                start_name,
+                "` (got ",
                 crate::num::fmt(start),
-                crate::num::fmt(end)
+                " to ",
+                crate::num::fmt(end),
+                ")"
             ),
         ));
     }
@@ -1090,11 +1118,16 @@ fn check_window(
         return Err(ValidationError::new(
             end_name,
             RuleKind::Range,
-            format!(
-                "must make a window of {} to {} seconds from `{start_name}` (got {})",
+            crate::text!(
+                "must make a window of ",
                 crate::num::fmt(min),
+                " to ",
                 crate::num::fmt(max),
-                crate::num::fmt((len * 100.0).round() / 100.0)
+                " seconds from `",
+                start_name,
+                "` (got ",
+                crate::num::fmt((len * 100.0).round() / 100.0),
+                ")"
             ),
         ));
     }
@@ -1119,7 +1152,7 @@ fn require_all(
         return Err(ValidationError::new(
             name,
             RuleKind::Required,
-            format!("is required when {because}"),
+            crate::text!("is required when ", because),
         ));
     }
     Ok(())
@@ -1130,7 +1163,7 @@ fn check_continue_at(fields: &(impl Fields + ?Sized)) -> Result<(), ValidationEr
         Value::Num(n) if n <= 0.0 => Err(ValidationError::new(
             "continueAt",
             RuleKind::Range,
-            format!("must be above 0 seconds (got {})", crate::num::fmt(n)),
+            crate::text!("must be above 0 seconds (got ", crate::num::fmt(n), ")"),
         )),
         _ => Ok(()),
     }

@@ -31,6 +31,7 @@ pub mod schedule;
 pub mod schema;
 pub mod state;
 pub mod status;
+pub mod text;
 pub mod time;
 pub mod track;
 pub mod upload;

@@ -22,12 +22,12 @@ pub fn fmt(n: f64) -> String {
             exponent += 1;
         }
         let sign = if negative { "-" } else { "" };
-        return format!("{sign}{}e+{exponent}", fmt(mantissa));
+        return crate::text!(sign, fmt(mantissa), "e+", int(exponent));
     }
     if n.abs() >= 1e12 {
         // Six decimals would overflow u64 here; the whole part is what such a number says.
         let sign = if negative { "-" } else { "" };
-        return format!("{sign}{}", n.abs().round() as u64);
+        return crate::text!(sign, padded(n.abs().round() as u64, 1));
     }
     let scaled = (n.abs() * 1e6).round();
     let scaled = scaled as u64;
@@ -36,13 +36,30 @@ pub fn fmt(n: f64) -> String {
     if negative && scaled != 0 {
         out.push('-');
     }
-    out.push_str(&whole.to_string());
+    out.push_str(&padded(whole, 1));
     if frac != 0 {
-        let digits = format!("{frac:06}");
+        let digits = padded(frac, 6);
         out.push('.');
         out.push_str(digits.trim_end_matches('0'));
     }
     out
+}
+
+/// A whole number in decimal, as `to_string` writes it, without core's formatting machinery.
+pub fn int(n: i64) -> String {
+    let mut out = if n < 0 { "-".to_owned() } else { String::new() };
+    out.push_str(&padded(n.unsigned_abs(), 1));
+    out
+}
+
+/// `n` in decimal with at least `width` digits, zeros in front (`padded(7, 3)` is `007`).
+pub fn padded(mut n: u64, width: usize) -> String {
+    let mut digits = Vec::new();
+    while n > 0 || digits.len() < width.max(1) {
+        digits.push(b'0' + (n % 10) as u8);
+        n /= 10;
+    }
+    digits.iter().rev().map(|&d| char::from(d)).collect()
 }
 
 /// Parses an optionally signed whole number of at most 18 digits; core's integer `FromStr` is

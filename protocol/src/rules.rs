@@ -176,11 +176,11 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
-    pub fn new(field: &str, rule: RuleKind, detail: impl fmt::Display) -> Self {
+    pub fn new(field: &str, rule: RuleKind, detail: impl AsRef<str>) -> Self {
         ValidationError {
             field: field.to_owned(),
             rule,
-            message: format!("`{field}` {detail}"),
+            message: crate::text!("`", field, "` ", detail),
         }
     }
 }
@@ -219,8 +219,10 @@ pub fn check_known(rules: &[FieldRule], name: &str) -> Result<(), ValidationErro
         .min_by_key(|(d, _)| *d)
         .filter(|(d, _)| *d <= 2 + name.len() / 4);
     let detail = match closest {
-        Some((_, known)) => format!(
-            "is not a field of this operation (did you mean `{known}`?); send fields the package does not know yet with the `extraFields` option"
+        Some((_, known)) => crate::text!(
+            "is not a field of this operation (did you mean `",
+            known,
+            "`?); send fields the package does not know yet with the `extraFields` option"
         ),
         None => "is not a field of this operation; send fields the package does not know yet with the `extraFields` option".to_owned(),
     };
@@ -277,7 +279,13 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                     return Err(ValidationError::new(
                         name,
                         RuleKind::MaxLength,
-                        format!("must be at most {max} characters (got {len})"),
+                        crate::text!(
+                            "must be at most ",
+                            num::int(max as i64),
+                            " characters (got ",
+                            num::int(len as i64),
+                            ")"
+                        ),
                     ));
                 }
             }
@@ -296,7 +304,13 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                 return Err(ValidationError::new(
                     name,
                     RuleKind::MaxWords,
-                    format!("must be at most {max_words} words (got {words})"),
+                    crate::text!(
+                        "must be at most ",
+                        num::int(max_words as i64),
+                        " words (got ",
+                        num::int(words as i64),
+                        ")"
+                    ),
                 ));
             }
             Ok(())
@@ -310,14 +324,22 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                 return Err(ValidationError::new(
                     name,
                     RuleKind::Integer,
-                    format!("must be a whole number (got {})", num::fmt(*n)),
+                    crate::text!("must be a whole number (got ", num::fmt(*n), ")"),
                 ));
             }
             if *n < f64::from(min) || *n > f64::from(max) {
                 return Err(ValidationError::new(
                     name,
                     RuleKind::Range,
-                    format!("must be between {min} and {max} (got {})", num::fmt(*n)),
+                    crate::text!(
+                        "must be between ",
+                        num::int(i64::from(min)),
+                        " and ",
+                        num::int(i64::from(max)),
+                        " (got ",
+                        num::fmt(*n),
+                        ")"
+                    ),
                 ));
             }
             Ok(())
@@ -337,7 +359,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                 Err(ValidationError::new(
                     name,
                     RuleKind::OneOf,
-                    format!("must be one of {list} (got \"{s}\")"),
+                    crate::text!("must be one of ", list, " (got \"", s, "\")"),
                 ))
             }
         }
@@ -348,7 +370,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
         (kind, _) => Err(ValidationError::new(
             name,
             RuleKind::Type,
-            format!("must be {}", kind_noun(kind)),
+            crate::text!("must be ", kind_noun(kind)),
         )),
     }
 }
@@ -375,18 +397,18 @@ fn check_url_list(
     let n = items.len();
     if n < min || n > max {
         let wanted = if min == max {
-            format!("exactly {min}")
+            crate::text!("exactly ", num::int(min as i64))
         } else {
-            format!("{min} to {max}")
+            crate::text!(num::int(min as i64), " to ", num::int(max as i64))
         };
         return Err(ValidationError::new(
             name,
             RuleKind::Range,
-            format!("must list {wanted} URLs (got {n})"),
+            crate::text!("must list ", wanted, " URLs (got ", num::int(n as i64), ")"),
         ));
     }
     for (i, item) in items.iter().enumerate() {
-        let item_name = format!("{name}[{i}]");
+        let item_name = crate::text!(name, "[", num::int(i as i64), "]");
         match item {
             Value::Str(s) => check_url(&item_name, s)?,
             _ => {
@@ -412,11 +434,14 @@ fn check_number(
         return Err(ValidationError::new(
             name,
             RuleKind::Range,
-            format!(
-                "must be between {} and {} (got {})",
+            crate::text!(
+                "must be between ",
                 num::fmt(min),
+                " and ",
                 num::fmt(max),
-                num::fmt(n)
+                " (got ",
+                num::fmt(n),
+                ")"
             ),
         ));
     }
@@ -427,10 +452,12 @@ fn check_number(
             return Err(ValidationError::new(
                 name,
                 RuleKind::Step,
-                format!(
-                    "must be a multiple of {} (got {})",
+                crate::text!(
+                    "must be a multiple of ",
                     num::fmt(step),
-                    num::fmt(n)
+                    " (got ",
+                    num::fmt(n),
+                    ")"
                 ),
             ));
         }

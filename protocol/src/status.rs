@@ -64,8 +64,10 @@ impl Failure {
     pub fn unsupported_source(what: &str) -> Failure {
         Failure {
             code: CALLBACK_BAD_REQUEST,
-            message: format!(
-                "Unsupported source audio format: the source file is {what}, not audio"
+            message: crate::text!(
+                "Unsupported source audio format: the source file is ",
+                what,
+                ", not audio"
             ),
         }
     }
@@ -81,7 +83,7 @@ impl Failure {
             CREATE_TASK_FAILED => (CALLBACK_SERVER_ERROR, "Task creation failed".to_owned()),
             other => (
                 CALLBACK_SERVER_ERROR,
-                format!("Generation failed ({other}); retry later"),
+                crate::text!("Generation failed (", other, "); retry later"),
             ),
         };
         Failure { code, message }

@@ -1,5 +1,7 @@
 //! Time values as the service writes them ("YYYY-MM-DD hh:mm:ss", ISO 8601, epoch ms), normalized to ISO 8601.
 
+use crate::num::padded;
+
 /// Formats epoch milliseconds as `YYYY-MM-DDThh:mm:ss.sssZ` (UTC).
 pub fn iso_from_epoch_ms(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
@@ -7,11 +9,23 @@ pub fn iso_from_epoch_ms(ms: i64) -> String {
     let days = secs.div_euclid(86_400);
     let sod = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        sod / 3600,
-        sod % 3600 / 60,
-        sod % 60
+    let two = |n: i64| padded(n.unsigned_abs(), 2);
+    crate::text!(
+        if y < 0 { "-" } else { "" },
+        padded(y.unsigned_abs(), 4),
+        "-",
+        two(m),
+        "-",
+        two(d),
+        "T",
+        two(sod / 3600),
+        ":",
+        two(sod % 3600 / 60),
+        ":",
+        two(sod % 60),
+        ".",
+        padded(millis.unsigned_abs(), 3),
+        "Z"
     )
 }
 

@@ -25,9 +25,12 @@ pub fn base64_too_large(field: &str, bytes: u64) -> crate::ValidationError {
     crate::ValidationError::new(
         field,
         crate::RuleKind::MaxSize,
-        format!(
-            "holds {bytes} bytes; Base64 uploads are limited to {} bytes (10 MB): use the stream upload for larger files",
-            MAX_BASE64_FILE_BYTES
+        crate::text!(
+            "holds ",
+            crate::num::int(bytes as i64),
+            " bytes; Base64 uploads are limited to ",
+            crate::num::int(MAX_BASE64_FILE_BYTES as i64),
+            " bytes (10 MB): use the stream upload for larger files"
         ),
     )
 }

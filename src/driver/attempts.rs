@@ -155,7 +155,7 @@ impl Driver {
             Host::Music => &self.config.base_url,
             Host::Upload => &self.config.upload_url,
         };
-        let mut url = format!("{base}{}", op.path(&self.config.service_segment));
+        let mut url = tunesmith_protocol::text!(base, op.path(&self.config.service_segment));
         for (i, (k, v)) in query.iter().enumerate() {
             url.push(if i == 0 { '?' } else { '&' });
             url.push_str(k);

@@ -58,7 +58,8 @@ async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValu
 /// Base64 text or a data URL, checked and measured without decoding it: its type (empty when
 /// unknown: the service sniffs bare Base64 itself), its Base64 payload and the bytes it stands for.
 fn from_text(text: &JsString, mime_type: Option<String>) -> Result<(String, JsString, f64), Error> {
-    let invalid = |detail: &str| Error::invalid("data", "type", format!("`data` {detail}"));
+    let invalid =
+        |detail: &str| Error::invalid("data", "type", tunesmith_protocol::text!("`data` ", detail));
     let checked = super::base64_text(text);
     let (payload, prefix, head) = match checked.as_f64() {
         Some(1.0) => {

@@ -62,7 +62,11 @@ async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue,
                         Error::invalid(
                             "file",
                             "safe_path",
-                            format!("the file's name \"{name}\" cannot be stored as is: pass a `fileName`"),
+                            tunesmith_protocol::text!(
+                                "the file's name \"",
+                                name,
+                                "\" cannot be stored as is: pass a `fileName`"
+                            ),
                         )
                     })?;
                     name
@@ -74,7 +78,7 @@ async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue,
                         Some(t) => t,
                         None => sniff(&read_blob(blob, Some(SNIFF_BYTES)).await?),
                     };
-                    format!("blob.{}", upload::extension_for_mime(&mime))
+                    tunesmith_protocol::text!("blob.", upload::extension_for_mime(&mime))
                 }
             };
             let form = super::form_of(&opts.fields, blob, &part_name);

@@ -40,7 +40,11 @@ pub fn empty(field: &str) -> Error {
     Error::invalid(
         field,
         "not_empty",
-        format!("`{field}` is empty (0 bytes): there is nothing to upload"),
+        tunesmith_protocol::text!(
+            "`",
+            field,
+            "` is empty (0 bytes): there is nothing to upload"
+        ),
     )
 }
 
