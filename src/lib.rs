@@ -46,7 +46,8 @@
         clippy::panic,
         clippy::indexing_slicing,
         clippy::string_slice,
-        clippy::disallowed_methods
+        clippy::disallowed_methods,
+        clippy::disallowed_macros
     )
 )]
 
@@ -70,7 +71,9 @@ mod js;
 #[allow(clippy::disallowed_methods)]
 mod normalize;
 mod options;
+// Not in the npm build: `format!` may be used there (clippy.toml).
 #[cfg(feature = "rust-api")]
+#[allow(clippy::disallowed_macros)]
 pub mod rust_api;
 mod settle;
 mod tasks;

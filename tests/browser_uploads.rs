@@ -1,4 +1,5 @@
 //! Uploads in headless Chromium, cross-origin to the real emulator: Files, progress, abort, Base64.
+#![allow(clippy::disallowed_macros)] // tests may format (clippy.toml)
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

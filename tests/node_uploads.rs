@@ -1,4 +1,5 @@
 //! Uploads in Node (wasm-bindgen-test's default environment): Base64, URL and Blob stream paths.
+#![allow(clippy::disallowed_macros)] // tests may format (clippy.toml)
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

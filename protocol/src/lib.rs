@@ -11,7 +11,8 @@
         clippy::panic,
         clippy::indexing_slicing,
         clippy::string_slice,
-        clippy::disallowed_methods
+        clippy::disallowed_methods,
+        clippy::disallowed_macros
     )
 )]
 

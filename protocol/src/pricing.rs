@@ -31,6 +31,8 @@ impl Price {
     }
 
     /// In words, for documents.
+    // The emulator's price list (never in the shipped wasm): `format!` may be used.
+    #[allow(clippy::disallowed_macros)]
     pub fn describe(self) -> String {
         match self {
             Price::Free => "free".to_owned(),

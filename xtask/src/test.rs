@@ -116,6 +116,13 @@ fn lint() -> Result<()> {
             .args(["clippy", "-p", "tunesmith", "--target", WASM_TARGET])
             .args(["--all-targets", "--features", RUST_API])
             .args(clippy),
+    )?;
+    // The browser entry's module, built without the default features (xtask/src/package.rs).
+    proc::run(
+        proc::cargo()
+            .args(["clippy", "-p", "tunesmith", "--target", WASM_TARGET])
+            .arg("--no-default-features")
+            .args(clippy),
     )
 }
 

@@ -3,6 +3,7 @@
 //! `cargo test` runs a short pass; `cargo xtask chaos` runs the long one (at least 10 million
 //! inputs) through the same test with `TUNESMITH_FUZZ_INPUTS`, reading the `FUZZ {json}` line it
 //! prints. `TUNESMITH_FUZZ_SEED` replays a run (`TUNESMITH_FUZZ_ONLY` one target of it); `TUNESMITH_FUZZ_THREADS` spreads it over cores.
+#![allow(clippy::disallowed_macros)] // tests may format (clippy.toml)
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
