@@ -910,18 +910,12 @@ impl Op {
                 if let Value::Str(lyrics) = fields.field("lyrics") {
                     let len = lyrics.chars().count();
                     if V6_SERIES.contains(&model.as_str()) && len > MAX_LYRICS_V6 {
-                        return Err(ValidationError::new(
+                        return Err(crate::rules::too_long(
                             "lyrics",
                             RuleKind::MaxLength,
-                            crate::text!(
-                                "must be at most ",
-                                crate::num::int(MAX_LYRICS_V6 as i64),
-                                " characters for ",
-                                model,
-                                " (got ",
-                                crate::num::int(len as i64),
-                                ")"
-                            ),
+                            MAX_LYRICS_V6,
+                            &crate::text!("characters for ", model),
+                            len,
                         ));
                     }
                 }
@@ -1017,18 +1011,12 @@ fn check_length(
     if let Value::Str(text) = fields.field(name) {
         let len = text.chars().count();
         if len > max {
-            return Err(ValidationError::new(
+            return Err(crate::rules::too_long(
                 name,
                 RuleKind::MaxLength,
-                crate::text!(
-                    "must be at most ",
-                    crate::num::int(max as i64),
-                    " characters ",
-                    context,
-                    " (got ",
-                    crate::num::int(len as i64),
-                    ")"
-                ),
+                max,
+                &crate::text!("characters ", context),
+                len,
             ));
         }
     }

@@ -193,6 +193,23 @@ impl fmt::Display for ValidationError {
 
 impl std::error::Error for ValidationError {}
 
+/// "must be at most {max} {what} (got {got})": a text longer than its field allows.
+pub fn too_long(name: &str, rule: RuleKind, max: usize, what: &str, got: usize) -> ValidationError {
+    ValidationError::new(
+        name,
+        rule,
+        crate::text!(
+            "must be at most ",
+            num::int(max as i64),
+            " ",
+            what,
+            " (got ",
+            num::int(got as i64),
+            ")"
+        ),
+    )
+}
+
 /// Checks every rule in order and reports the first field that breaks one.
 pub fn check(rules: &[FieldRule], fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
     for rule in rules {
@@ -276,17 +293,7 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             if let Some(max) = max {
                 let len = s.chars().count();
                 if len > max {
-                    return Err(ValidationError::new(
-                        name,
-                        RuleKind::MaxLength,
-                        crate::text!(
-                            "must be at most ",
-                            num::int(max as i64),
-                            " characters (got ",
-                            num::int(len as i64),
-                            ")"
-                        ),
-                    ));
+                    return Err(too_long(name, RuleKind::MaxLength, max, "characters", len));
                 }
             }
             Ok(())
@@ -301,16 +308,12 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
             }
             let words = s.split_whitespace().count();
             if words > max_words {
-                return Err(ValidationError::new(
+                return Err(too_long(
                     name,
                     RuleKind::MaxWords,
-                    crate::text!(
-                        "must be at most ",
-                        num::int(max_words as i64),
-                        " words (got ",
-                        num::int(words as i64),
-                        ")"
-                    ),
+                    max_words,
+                    "words",
+                    words,
                 ));
             }
             Ok(())
