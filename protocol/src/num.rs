@@ -108,6 +108,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn integers_as_to_string_and_format_write_them() {
+        for n in [
+            i64::MIN,
+            -1_000_000,
+            -7,
+            -1,
+            0,
+            1,
+            9,
+            10,
+            4_294_967_296,
+            i64::MAX,
+        ] {
+            assert_eq!(int(n), n.to_string());
+        }
+        for (n, width) in [(0, 1), (7, 3), (123, 2), (59, 2), (2026, 4), (u64::MAX, 6)] {
+            assert_eq!(padded(n, width), format!("{n:0width$}"));
+        }
+    }
+
+    #[test]
     fn formats_like_javascript_for_message_values() {
         assert_eq!(fmt(0.0), "0");
         assert_eq!(fmt(5.0), "5");

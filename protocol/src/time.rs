@@ -11,8 +11,9 @@ pub fn iso_from_epoch_ms(ms: i64) -> String {
     let (y, m, d) = civil_from_days(days);
     let two = |n: i64| padded(n.unsigned_abs(), 2);
     crate::text!(
+        // `{:04}`'s width counts the sign: year -1 is `-001`, as `format!` wrote it.
         if y < 0 { "-" } else { "" },
-        padded(y.unsigned_abs(), 4),
+        padded(y.unsigned_abs(), if y < 0 { 3 } else { 4 }),
         "-",
         two(m),
         "-",
@@ -106,6 +107,36 @@ mod tests {
         );
         for ms in [0, 951_782_400_000, 1_735_689_600_123, 4_102_444_799_999] {
             assert_eq!(epoch_ms_from_iso(&iso_from_epoch_ms(ms)), Some(ms));
+        }
+    }
+
+    /// As `format!("{y:04}-{m:02}-...")` wrote it before the module dropped `format!`.
+    #[test]
+    fn writes_what_format_wrote_across_the_range() {
+        let by_format = |ms: i64| {
+            let (secs, millis) = (ms.div_euclid(1000), ms.rem_euclid(1000));
+            let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+            let (y, m, d) = civil_from_days(days);
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+                sod / 3600,
+                sod % 3600 / 60,
+                sod % 60
+            )
+        };
+        let max = 8_640_000_000_000_000;
+        for ms in [
+            -max,
+            -62_198_755_200_001,
+            -62_167_219_200_000,
+            -1,
+            0,
+            999,
+            1_735_689_600_123,
+            253_402_300_799_999,
+            max,
+        ] {
+            assert_eq!(iso_from_epoch_ms(ms), by_format(ms), "{ms}");
         }
     }
 
