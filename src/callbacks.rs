@@ -109,30 +109,19 @@ mod reading {
         List,
     }
 
-    /// The event's field for `family`'s result, the two names (either casing) the body may give it
-    /// under `data`, and its kind; `None` for music, lyrics and covers, whose lists `parse` reads.
-    fn payload(family: TaskFamily) -> Option<(&'static str, [&'static str; 2], Payload)> {
+    /// The event's field for a single-shot family's payload (read under `data` from the protocol's
+    /// `callback::payload_keys`), and its kind; `None` for music and lyrics, whose lists `parse` reads.
+    fn payload(family: TaskFamily) -> Option<(&'static str, Payload)> {
         Some(match family {
-            TaskFamily::Music | TaskFamily::Lyrics | TaskFamily::Cover => return None,
-            TaskFamily::Wav => (
-                "audioWavUrl",
-                ["audioWavUrl", "audio_wav_url"],
-                Payload::Text,
-            ),
-            TaskFamily::VocalSeparation => (
-                "stems",
-                ["vocal_removal_info", "vocalRemovalInfo"],
-                Payload::CamelObject,
-            ),
-            TaskFamily::Video => ("videoUrl", ["video_url", "videoUrl"], Payload::Text),
-            TaskFamily::Midi => ("midiData", ["midiData", "midi_data"], Payload::Object),
-            TaskFamily::Recovery => ("tracks", ["recovery_data", "recoveryData"], Payload::List),
-            TaskFamily::VoiceValidation => (
-                "validateInfo",
-                ["validateInfo", "validate_info"],
-                Payload::Text,
-            ),
-            TaskFamily::Voice => ("voiceId", ["voiceId", "voice_id"], Payload::Text),
+            TaskFamily::Music | TaskFamily::Lyrics => return None,
+            TaskFamily::Cover => ("images", Payload::List),
+            TaskFamily::Wav => ("audioWavUrl", Payload::Text),
+            TaskFamily::VocalSeparation => ("stems", Payload::CamelObject),
+            TaskFamily::Video => ("videoUrl", Payload::Text),
+            TaskFamily::Midi => ("midiData", Payload::Object),
+            TaskFamily::Recovery => ("tracks", Payload::List),
+            TaskFamily::VoiceValidation => ("validateInfo", Payload::Text),
+            TaskFamily::Voice => ("voiceId", Payload::Text),
         })
     }
 
@@ -202,14 +191,11 @@ mod reading {
                     .collect();
                 set(&out, "lyrics", &lyrics);
             }
-            TaskFamily::Cover => {
-                set(&out, "images", &array_or_empty(get(&data, "images")));
-            }
             family => {
-                let Some((field, names, shape)) = payload(family) else {
+                let Some((field, shape)) = payload(family) else {
                     return Err(body.invalid("type", "no event shape for this family"));
                 };
-                let value = first_of(&data, &names);
+                let value = first_of(&data, callback::payload_keys(family));
                 let value = match shape {
                     Payload::Text => string_or_null(value),
                     Payload::Object => object_or_null(value),

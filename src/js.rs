@@ -45,6 +45,7 @@ use crate::errors::Error;
 use js_sys::{Function, JsString, Object, Reflect};
 use std::borrow::Cow;
 use std::cell::Cell;
+use tunesmith_protocol::num;
 use tunesmith_protocol::rules::{Fields, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -326,7 +327,7 @@ impl Arg {
                 Ok(item) => items.push(item),
                 Err(e) => {
                     return Err(unreadable(
-                        &tunesmith_protocol::text!(self.name, "[", count(f64::from(i)), "]"),
+                        &tunesmith_protocol::text!(self.name, "[", num::int(i64::from(i)), "]"),
                         e,
                     ))
                 }
@@ -353,11 +354,11 @@ impl Arg {
                 "`",
                 self.name,
                 "` has ",
-                count(got),
+                num::fmt(got),
                 " ",
                 unit,
                 ": more than the package reads (",
-                count(f64::from(max)),
+                num::int(i64::from(max)),
                 ")"
             ),
         )
@@ -401,11 +402,6 @@ impl Arg {
             Err(e) => Err(unreadable(self.name, e)),
         }
     }
-}
-
-/// A count, written as the protocol writes numbers (integer formatting would add its own code).
-fn count(n: f64) -> String {
-    tunesmith_protocol::num::fmt(n)
 }
 
 /// The error for a value whose reading threw (a getter, a Proxy trap, a revoked Proxy).

@@ -48,6 +48,35 @@ const TRACK_KEYS: [&str; 4] = [
     "streamAudioUrl",
 ];
 
+/// The single-shot families, in the order a body is tested for their payloads (a voice before its
+/// validation).
+const SINGLE_SHOT: [TaskFamily; 8] = [
+    TaskFamily::VocalSeparation,
+    TaskFamily::Video,
+    TaskFamily::Wav,
+    TaskFamily::Cover,
+    TaskFamily::Midi,
+    TaskFamily::Recovery,
+    TaskFamily::Voice,
+    TaskFamily::VoiceValidation,
+];
+
+/// The keys under `data` that hold a single-shot family's payload, in either casing (the first
+/// present wins); none for music and lyrics, whose results are the `data.data` list.
+pub const fn payload_keys(family: TaskFamily) -> &'static [&'static str] {
+    match family {
+        TaskFamily::VocalSeparation => &VOCAL_KEYS,
+        TaskFamily::Video => &VIDEO_KEYS,
+        TaskFamily::Wav => &WAV_KEYS,
+        TaskFamily::Cover => &COVER_KEYS,
+        TaskFamily::Midi => &MIDI_KEYS,
+        TaskFamily::Recovery => &RECOVERY_KEYS,
+        TaskFamily::Voice => &VOICE_KEYS,
+        TaskFamily::VoiceValidation => &VOICE_VALIDATION_KEYS,
+        TaskFamily::Music | TaskFamily::Lyrics => &[],
+    }
+}
+
 /// The first of `keys` present in `obj` (null counts as present), with its value.
 fn first_present<'a>(
     obj: &'a dyn Fields,
@@ -96,18 +125,8 @@ pub fn classify(
     let ok = code == crate::codes::OK;
 
     // Single-shot families: one callback at the end, success when the code is 200 and the payload is there.
-    let single = [
-        (TaskFamily::VocalSeparation, &VOCAL_KEYS[..]),
-        (TaskFamily::Video, &VIDEO_KEYS[..]),
-        (TaskFamily::Wav, &WAV_KEYS[..]),
-        (TaskFamily::Cover, &COVER_KEYS[..]),
-        (TaskFamily::Midi, &MIDI_KEYS[..]),
-        (TaskFamily::Recovery, &RECOVERY_KEYS[..]),
-        (TaskFamily::Voice, &VOICE_KEYS[..]),
-        (TaskFamily::VoiceValidation, &VOICE_VALIDATION_KEYS[..]),
-    ];
-    for (family, keys) in single {
-        if let Some((_, payload)) = first_present(data, keys) {
+    for family in SINGLE_SHOT {
+        if let Some((_, payload)) = first_present(data, payload_keys(family)) {
             let delivered = !matches!(payload, Value::Null);
             let stage = if ok && delivered && callback_type.as_deref() != Some("error") {
                 Stage::Complete
