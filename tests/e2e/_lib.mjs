@@ -210,8 +210,9 @@ const TYPES = {
   ".wasm": "application/wasm", ".json": "application/json", ".svg": "image/svg+xml", ".map": "application/json",
 };
 
-/** Serves `dir` on a free loopback port (another origin than the emulator: CORS is exercised). */
-export async function serveStatic(dir) {
+/** Serves `dir` on a free loopback port (another origin than the emulator: CORS is exercised);
+ * `types` replaces the content type of some extensions (a server that does not know `.wasm`). */
+export async function serveStatic(dir, { types = {} } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
     // Browsers ask for one unprompted; a 404 would be a console error in the page under test.
@@ -224,7 +225,8 @@ export async function serveStatic(dir) {
     } catch {
       return res.writeHead(404).end("not found");
     }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    const type = types[extname(file)] ?? TYPES[extname(file)] ?? "application/octet-stream";
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
     createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));

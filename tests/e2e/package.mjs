@@ -117,6 +117,38 @@ catch (e) { window.__result = { credits, error: [e instanceof tunesmith.Tunesmit
   assert(full.family === "video" && full.stage === "complete", JSON.stringify(full));
 });
 
+test("the page's loader: a server that sends .wasm as octet-stream, and a module that is missing", async () => {
+  const script = `try {
+  const { Client } = await import("tunesmith");
+  const client = new Client({ apiKey: "${emu.key}", baseUrl: "${emu.music}", dangerouslyAllowBrowser: true });
+  window.__result = { credits: (await client.getCredits()).credits };
+} catch (e) { window.__result = { error: String(e?.message ?? e) }; }`;
+  const dir = await freshProject("loader", pack.tarball, {
+    "index.html": `<!doctype html><meta charset="utf-8"><title>loader</title>
+<script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/index.js" } }</script>
+<script type="module">${script}</script>`,
+  });
+  // Without application/wasm, streaming compilation refuses the body: the loader compiles it whole.
+  const untyped = await serveStatic(dir, { types: { ".wasm": "application/octet-stream" } });
+  closers.push(untyped.close);
+  const loaded = await resultOfPage(`${untyped.url}/`, "octet-stream .wasm");
+  assert(typeof loaded.credits === "number", JSON.stringify(loaded));
+  // A deployment that left the .wasm behind: the import rejects, naming the file and the status.
+  await sh("rm", [join(dir, "node_modules", "tunesmith", "tunesmith_bg.wasm")]);
+  const missing = await serveStatic(dir);
+  closers.push(missing.close);
+  chromium ??= await browser(tools);
+  const page = await chromium.newPage();
+  try {
+    await page.goto(`${missing.url}/`);
+    const handle = await page.waitForFunction(() => window.__result, null, { timeout: 90000 });
+    const { error } = await handle.jsonValue();
+    assert(/could not load .*tunesmith_bg\.wasm: HTTP 404/.test(error ?? ""), `missing module: ${error}`);
+  } finally {
+    await page.close();
+  }
+});
+
 test("plain page: uploadFile from an <input type=file>, with progress (the README's upload)", async () => {
   const dir = await freshProject("upload", pack.tarball, {
     "upload.js": await readFile(join(ROOT, "tests", "e2e", "_browser-upload.js"), "utf8"),

@@ -6,6 +6,7 @@ pub mod codegen;
 pub mod demo;
 pub mod emulator;
 pub mod flags;
+pub mod glue;
 pub mod imports;
 pub mod package;
 pub mod proc;

@@ -1,0 +1,149 @@
+//! What the build changes in wasm-bindgen's glue (`tunesmith.js`) before it is minified, beside the
+//! renames of `imports.rs`: every page downloads the glue, and two of its parts serve no caller of
+//! this package. Measured on 2026-11-27, gzipped, in the shipped package:
+//!
+//! - **The loader** (`__wbg_load`, `__wbg_init`, `initSync`; 420 B less): wasm-bindgen's accepts a
+//!   URL, a `Request`, a `Response`, a promise of one, bytes or a compiled module, in a current and a
+//!   deprecated argument form, and warns in long sentences. The package's four entries are its only
+//!   callers and pass a URL or a module: `loader.js` takes those, still compiles while streaming when
+//!   the server sends `application/wasm`, and loads once for all callers.
+//! - **Namespace imports of one snippet**: wasm-bindgen writes `import * as importN from` the same
+//!   snippet once per group of raw imports (13 of them) and as many keys of the import object. One
+//!   suffices.
+//!
+//! Each change fails the build when the glue no longer has the shape it expects (a new wasm-bindgen),
+//! and the build then loads both modules through the changed glue in Node; the e2e suite loads it in
+//! Chromium, with and without the `application/wasm` type.
+
+use anyhow::{bail, Result};
+
+/// The loader that replaces wasm-bindgen's, from `async function __wbg_load` to the end of the glue.
+const LOADER: &str = include_str!("loader.js");
+
+/// Where wasm-bindgen's loader starts and how the glue ends.
+const LOADER_START: &str = "async function __wbg_load(";
+const GLUE_END: &str = "export { initSync, __wbg_init as default };";
+
+/// The glue with this package's loader and one namespace import per snippet.
+pub fn rewrite(glue: &str) -> Result<String> {
+    merge_namespace_imports(&replace_loader(glue)?)
+}
+
+fn replace_loader(glue: &str) -> Result<String> {
+    let (Some(start), Some(end)) = (glue.find(LOADER_START), glue.rfind(GLUE_END)) else {
+        bail!("wasm-bindgen's glue has no `{LOADER_START}` ... `{GLUE_END}` to replace (xtask/src/glue.rs)");
+    };
+    if end < start || !glue[end + GLUE_END.len()..].trim().is_empty() {
+        bail!("wasm-bindgen's glue does not end with its loader (xtask/src/glue.rs)");
+    }
+    for used in [
+        "function __wbg_get_imports(",
+        "function __wbg_finalize_init(",
+        "let wasmModule, wasmInstance, wasm;",
+    ] {
+        if !glue[..start].contains(used) {
+            bail!("wasm-bindgen's glue has no `{used}`, which loader.js calls (xtask/src/glue.rs)");
+        }
+    }
+    Ok(format!("{}{LOADER}", &glue[..start]))
+}
+
+/// `import * as importN from "<module>"` lines of one module become the first one's, and the
+/// import object's `"<module>": importN,` keys one key.
+fn merge_namespace_imports(glue: &str) -> Result<String> {
+    let mut first: Vec<(String, String)> = Vec::new(); // (module, name)
+    let mut renamed: Vec<(String, String)> = Vec::new(); // (name, kept name)
+    let mut out = String::with_capacity(glue.len());
+    for line in glue.split_inclusive('\n') {
+        if let Some((name, module)) = namespace_import(line) {
+            match first.iter().find(|(m, _)| m == module) {
+                Some((_, kept)) => {
+                    renamed.push((name.to_owned(), kept.clone()));
+                    continue;
+                }
+                None => first.push((module.to_owned(), name.to_owned())),
+            }
+        }
+        out.push_str(line);
+    }
+    if renamed.is_empty() {
+        return Ok(out);
+    }
+    // The import object: the keys `"<module>": importN,` of the merged names go; the first stays.
+    let mut merged = String::with_capacity(out.len());
+    for line in out.split_inclusive('\n') {
+        let key_of_merged = line
+            .trim()
+            .strip_suffix(',')
+            .and_then(|entry| entry.split_once("\": "))
+            .is_some_and(|(module, name)| {
+                module.starts_with('"') && renamed.iter().any(|(n, _)| n == name)
+            });
+        if !key_of_merged {
+            merged.push_str(line);
+        }
+    }
+    for (name, _) in &renamed {
+        if has_word(&merged, name) {
+            bail!("the glue still reads {name} after its import was merged (xtask/src/glue.rs)");
+        }
+    }
+    Ok(merged)
+}
+
+/// `import * as <name> from "<module>"` (wasm-bindgen's form, with or without a semicolon).
+fn namespace_import(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim().strip_prefix("import * as ")?;
+    let (name, module) = rest.split_once(" from ")?;
+    let module = module.trim_end_matches(';').trim_matches(['"', '\'']);
+    Some((name, module))
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].ends_with(is_name) && !text[at + word.len()..].starts_with(is_name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GLUE: &str = "import { a } from './snippets/x/imports.js';\n\
+import * as import1 from \"./snippets/x/imports.js\"\n\
+import * as import2 from \"./snippets/x/imports.js\"\n\
+import * as import3 from \"./other.js\"\n\
+function __wbg_get_imports() {\n    return {\n        \"./snippets/x/imports.js\": import1,\n        \"./snippets/x/imports.js\": import2,\n        \"./other.js\": import3,\n    };\n}\n\
+let wasmModule, wasmInstance, wasm;\n\
+function __wbg_finalize_init(instance, module) {}\n\
+async function __wbg_load(module, imports) {\n    console.warn('long');\n}\n\
+export { initSync, __wbg_init as default };\n";
+
+    #[test]
+    fn merges_one_modules_namespace_imports_and_replaces_the_loader() {
+        let out = rewrite(GLUE).unwrap();
+        assert_eq!(out.matches("import * as").count(), 2, "{out}");
+        assert!(
+            out.contains("\"./snippets/x/imports.js\": import1,"),
+            "{out}"
+        );
+        assert!(!has_word(&out, "import2"), "{out}");
+        assert!(out.contains("\"./other.js\": import3,"), "{out}");
+        assert!(
+            !out.contains("__wbg_load") && !out.contains("console.warn"),
+            "{out}"
+        );
+        assert!(out.ends_with(LOADER), "{out}");
+    }
+
+    #[test]
+    fn a_glue_of_another_shape_fails_the_build() {
+        let no_loader = GLUE.replace("async function __wbg_load(", "async function load(");
+        assert!(rewrite(&no_loader).is_err());
+        let no_finalize = GLUE.replace("function __wbg_finalize_init(", "function finish(");
+        assert!(rewrite(&no_finalize).is_err());
+        let trailing = format!("{GLUE}export const more = 1;\n");
+        assert!(rewrite(&trailing).is_err());
+    }
+}
