@@ -109,7 +109,7 @@ fn normalize_times(obj: &JsValue) {
     let found = TIME_KEYS.with(|keys| time_fields(obj, keys));
     let mask = found.get(0).as_f64().unwrap_or(0.0) as u32;
     let mut next = 1;
-    for (i, key) in track::TIME_KEYS.split(',').enumerate() {
+    for (i, key) in tunesmith_protocol::text::parts(track::TIME_KEYS, b',').enumerate() {
         if mask & (1 << i) == 0 {
             continue;
         }

@@ -24,7 +24,8 @@ impl Config {
         let service_segment = segment
             .text()?
             .unwrap_or_else(|| DEFAULT_SEGMENT.to_owned());
-        if service_segment.is_empty() || service_segment.contains(['/', '?', '#']) {
+        if service_segment.is_empty() || tunesmith_protocol::text::has_any(&service_segment, b"/?#")
+        {
             return Err(segment.invalid("type", "`serviceSegment` must be one path segment"));
         }
         let timeout_ms = read_timeout(&options.field("timeoutMs")?)?.unwrap_or(DEFAULT_TIMEOUT_MS);

@@ -840,7 +840,8 @@ impl Op {
                 check_continue_at(fields)
             }
             Op::SeparateVocals => {
-                let advanced = fields.field("type") == Value::Str("split_stem_advanced".into());
+                let advanced =
+                    matches!(fields.field("type"), Value::Str(t) if t == "split_stem_advanced");
                 match (advanced, fields.field("stemName").is_absent()) {
                     (true, true) => Err(ValidationError::new(
                         "stemName",
@@ -1123,7 +1124,7 @@ fn check_window(
 }
 
 fn flag(fields: &(impl Fields + ?Sized), name: &'static str) -> bool {
-    fields.field(name) == Value::Bool(true)
+    matches!(fields.field(name), Value::Bool(true))
 }
 
 fn require_all(

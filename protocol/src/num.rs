@@ -40,7 +40,7 @@ pub fn fmt(n: f64) -> String {
     if frac != 0 {
         let digits = padded(frac, 6);
         out.push('.');
-        out.push_str(digits.trim_end_matches('0'));
+        out.push_str(crate::text::trim_end(&digits, b'0'));
     }
     out
 }
@@ -82,7 +82,7 @@ pub fn parse_int(s: &str) -> Option<i64> {
 /// Parses `digits[.digits]` (no sign, no exponent), as `Retry-After` values are written.
 pub fn parse_decimal(s: &str) -> Option<f64> {
     let s = s.trim();
-    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    let (whole, frac) = crate::text::split_once(s, b'.').unwrap_or((s, ""));
     if whole.is_empty() && frac.is_empty() {
         return None;
     }

@@ -474,12 +474,12 @@ pub fn check_url(name: &str, s: &str) -> Result<(), ValidationError> {
     let rest = lower
         .strip_prefix("https://")
         .or_else(|| lower.strip_prefix("http://"));
-    let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+    let host = rest.map(|r| crate::text::before_any(r, b"/?#"));
     match host {
         Some(h)
             if !h.is_empty()
-                && !h.contains(char::is_whitespace)
-                && !s.contains(char::is_whitespace) =>
+                && !h.chars().any(char::is_whitespace)
+                && !s.chars().any(char::is_whitespace) =>
         {
             Ok(())
         }
@@ -498,9 +498,9 @@ fn unsafe_char(c: char) -> bool {
 /// A directory path relative to the storage root that cannot climb out of it.
 pub fn check_dir_path(name: &str, s: &str) -> Result<(), ValidationError> {
     let bad = s.starts_with('/')
-        || s.contains(unsafe_char)
-        || s.contains(':')
-        || s.split('/').any(|seg| seg == ".." || seg == ".")
+        || s.chars().any(unsafe_char)
+        || crate::text::has_any(s, b":")
+        || crate::text::parts(s, b'/').any(|seg| seg == ".." || seg == ".")
         || s.len() > 512;
     if bad {
         Err(ValidationError::new(
@@ -518,9 +518,8 @@ pub fn check_file_name(name: &str, s: &str) -> Result<(), ValidationError> {
     let bad = s.is_empty()
         || s == "."
         || s == ".."
-        || s.contains('/')
-        || s.contains(unsafe_char)
-        || s.contains(':')
+        || crate::text::has_any(s, b"/:")
+        || s.chars().any(unsafe_char)
         || s.len() > 255;
     if bad {
         Err(ValidationError::new(

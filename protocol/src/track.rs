@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 /// `audio_url` → `audioUrl`; keys without underscores come back borrowed and unchanged.
 pub fn camel_key(key: &str) -> Cow<'_, str> {
-    if !key.contains('_') {
+    if !crate::text::has_any(key, b"_") {
         return Cow::Borrowed(key);
     }
     let mut out = String::with_capacity(key.len());

@@ -10,7 +10,7 @@ pub const URL_DOWNLOAD_TIMEOUT_MS: u64 = 30_000;
 /// Splits `data:<mime>;base64,<payload>` into its MIME type and payload; `None` for bare Base64.
 pub fn split_data_url(s: &str) -> Option<(&str, &str)> {
     let rest = s.strip_prefix("data:")?;
-    let (meta, payload) = rest.split_once(',')?;
+    let (meta, payload) = crate::text::split_once(rest, b',')?;
     let mime = meta.strip_suffix(";base64")?;
     Some((mime, payload))
 }
@@ -66,7 +66,8 @@ pub fn sniff_mime(bytes: &[u8]) -> &'static str {
     } else if starts(b"%PDF") {
         "application/pdf"
     } else if !bytes.is_empty()
-        && std::str::from_utf8(bytes.get(..512).unwrap_or(bytes)).is_ok_and(|t| !t.contains('\0'))
+        && std::str::from_utf8(bytes.get(..512).unwrap_or(bytes))
+            .is_ok_and(|t| !crate::text::has_any(t, b"\0"))
     {
         "text/plain"
     } else {
@@ -76,7 +77,7 @@ pub fn sniff_mime(bytes: &[u8]) -> &'static str {
 
 /// File extension (without dot) for a MIME type, for generated names.
 pub fn extension_for_mime(mime: &str) -> &'static str {
-    match mime.split(';').next().unwrap_or("").trim() {
+    match crate::text::before_any(mime, b";").trim() {
         "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
         "audio/mpeg" | "audio/mp3" => "mp3",
         "audio/ogg" => "ogg",

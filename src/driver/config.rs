@@ -50,7 +50,7 @@ pub struct Config {
 /// A host's URL as the driver joins paths to it: an absolute http(s) URL, without a trailing slash.
 pub fn service_url(field: &str, url: &str) -> Result<String, Error> {
     tunesmith_protocol::rules::check_url(field, url)?;
-    Ok(url.trim().trim_end_matches('/').to_owned())
+    Ok(tunesmith_protocol::text::trim_end(url.trim(), b'/').to_owned())
 }
 
 /// Options of one call: `{ signal, timeoutMs, maxRetries, headers, extraFields }`.

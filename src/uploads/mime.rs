@@ -17,7 +17,7 @@ pub fn is_mime(s: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_graphic() && !b"/;,\"\\".contains(&b))
     };
-    s.split_once('/')
+    tunesmith_protocol::text::split_once(s, b'/')
         .is_some_and(|(kind, sub)| valid(kind) && valid(sub))
 }
 
