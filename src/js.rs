@@ -128,7 +128,7 @@ pub fn json_text(v: &JsValue) -> Result<Option<JsString>, JsValue> {
 /// the Proxy's traps. Used by `parseCallback` only (the feature `callbacks`).
 #[cfg(feature = "callbacks")]
 pub fn new_uint8_array(args: &[&JsValue]) -> Result<js_sys::Uint8Array, JsValue> {
-    let ctor: Function = get(&js_sys::global(), "Uint8Array").dyn_into()?;
+    let ctor: Function = global("Uint8Array").dyn_into()?;
     let list: js_sys::Array = args.iter().copied().collect();
     Ok(Reflect::construct(&ctor, &list)?.unchecked_into())
 }
@@ -159,6 +159,19 @@ pub fn thrown_message(e: &JsValue) -> String {
 
 /// `obj[key]`, or `undefined` when `obj` is not an object or the read throws. For the crate's own
 /// objects and the service's answers; a caller's values are read through [`Arg`].
+#[wasm_bindgen]
+extern "C" {
+    /// The global object, imported once: `js_sys::global()` probes `globalThis`, `global`, `self`
+    /// and `window`, each through its own import, and caches the answer in a lazy thread local.
+    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
+    static GLOBAL_THIS: JsValue;
+}
+
+/// `globalThis[name]` (a constructor or `window`), or `undefined`.
+pub fn global(name: &str) -> JsValue {
+    GLOBAL_THIS.with(|g| get(g, name))
+}
+
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     read(obj, key).unwrap_or(JsValue::UNDEFINED)
 }

@@ -74,8 +74,7 @@ impl Config {
 
 /// A page with a DOM: code (and a key in it) is visible to its users. Workers and Node are not counted.
 fn in_browser() -> bool {
-    let global = js_sys::global();
-    let window = get(&global, "window");
+    let window = js::global("window");
     !window.is_undefined() && !get(&window, "document").is_undefined()
 }
 
@@ -210,7 +209,7 @@ pub fn read_signal(s: &Arg) -> Result<Option<AbortSignal>, Error> {
         return Ok(None);
     }
     let refused = || s.invalid("type", "`signal` must be an AbortSignal");
-    let class = get(&js_sys::global(), "AbortSignal");
+    let class = js::global("AbortSignal");
     if !get(&class, "any").is_function() {
         return s
             .value()

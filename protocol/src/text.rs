@@ -29,14 +29,19 @@ pub fn split_once(s: &str, byte: u8) -> Option<(&str, &str)> {
 
 /// Whether `s` holds any of `bytes` (ASCII), as `str::contains` with a `char` or a `char` array.
 pub fn has_any(s: &str, bytes: &[u8]) -> bool {
-    s.bytes().any(|b| bytes.contains(&b))
+    s.bytes().any(|b| is_one_of(b, bytes))
+}
+
+/// Whether `b` is one of `bytes`: a loop, where `<[u8]>::contains` calls `memchr` (400 B raw).
+pub fn is_one_of(b: u8, bytes: &[u8]) -> bool {
+    bytes.iter().any(|&x| x == b)
 }
 
 /// `s` up to the first of `bytes` (ASCII), or all of it: `str::split(..).next()`.
 pub fn before_any<'a>(s: &'a str, bytes: &[u8]) -> &'a str {
     let end = s
         .bytes()
-        .position(|b| bytes.contains(&b))
+        .position(|b| is_one_of(b, bytes))
         .unwrap_or(s.len());
     s.get(..end).unwrap_or(s)
 }

@@ -13,9 +13,9 @@ pub const SNIFF_BYTES: f64 = 512.0;
 pub fn is_mime(s: &str) -> bool {
     let valid = |part: &str| {
         !part.is_empty()
-            && part
-                .bytes()
-                .all(|b| b.is_ascii_graphic() && !b"/;,\"\\".contains(&b))
+            && part.bytes().all(|b| {
+                b.is_ascii_graphic() && !tunesmith_protocol::text::is_one_of(b, b"/;,\"\\")
+            })
     };
     tunesmith_protocol::text::split_once(s, b'/')
         .is_some_and(|(kind, sub)| valid(kind) && valid(sub))
