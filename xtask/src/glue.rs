@@ -1,8 +1,8 @@
 //! What the build changes in wasm-bindgen's glue (`tunesmith.js`) before it is minified, beside the
 //! renames of `imports.rs`: every page downloads the glue, and two of its parts serve no caller of
-//! this package. Measured on 2026-11-27, gzipped, in the shipped package:
+//! this package. Together they took the minified glue from 3,123 to 2,669 B gzipped (2026-11-27):
 //!
-//! - **The loader** (`__wbg_load`, `__wbg_init`, `initSync`; 420 B less): wasm-bindgen's accepts a
+//! - **The loader** (`__wbg_load`, `__wbg_init`, `initSync`): wasm-bindgen's accepts a
 //!   URL, a `Request`, a `Response`, a promise of one, bytes or a compiled module, in a current and a
 //!   deprecated argument form, and warns in long sentences. The package's four entries are its only
 //!   callers and pass a URL or a module: `loader.js` takes those, still compiles while streaming when
