@@ -33,6 +33,7 @@ pub fn has_any(s: &str, bytes: &[u8]) -> bool {
 }
 
 /// Whether `b` is one of `bytes`: a loop, where `<[u8]>::contains` calls `memchr` (400 B raw).
+#[allow(clippy::manual_contains)] // the loop is the point: `contains` of `u8` is `memchr`
 pub fn is_one_of(b: u8, bytes: &[u8]) -> bool {
     bytes.iter().any(|&x| x == b)
 }
