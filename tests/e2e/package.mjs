@@ -117,7 +117,7 @@ catch (e) { window.__result = { credits, error: [e instanceof tunesmith.Tunesmit
   assert(full.family === "video" && full.stage === "complete", JSON.stringify(full));
 });
 
-test("the page's loader: a server that sends .wasm as octet-stream, and a module that is missing", async () => {
+test("the page's loader: a server that sends .wasm as octet-stream, a runtime without instantiateStreaming, a missing module", async () => {
   const script = `try {
   const { Client } = await import("tunesmith");
   const client = new Client({ apiKey: "${emu.key}", baseUrl: "${emu.music}", dangerouslyAllowBrowser: true });
@@ -127,7 +127,15 @@ test("the page's loader: a server that sends .wasm as octet-stream, and a module
     "index.html": `<!doctype html><meta charset="utf-8"><title>loader</title>
 <script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/index.js" } }</script>
 <script type="module">${script}</script>`,
+    "nostream.html": `<!doctype html><meta charset="utf-8"><title>loader</title>
+<script type="importmap">{ "imports": { "tunesmith": "./node_modules/tunesmith/index.js" } }</script>
+<script type="module">delete WebAssembly.instantiateStreaming;\n${script}</script>`,
   });
+  // A runtime without streaming compilation, the server saying application/wasm: compiled whole.
+  const typed = await serveStatic(dir);
+  closers.push(typed.close);
+  const unstreamed = await resultOfPage(`${typed.url}/nostream.html`, "no instantiateStreaming");
+  assert(typeof unstreamed.credits === "number", JSON.stringify(unstreamed));
   // Without application/wasm, streaming compilation refuses the body: the loader compiles it whole.
   const untyped = await serveStatic(dir, { types: { ".wasm": "application/octet-stream" } });
   closers.push(untyped.close);

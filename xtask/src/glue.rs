@@ -6,7 +6,8 @@
 //!   URL, a `Request`, a `Response`, a promise of one, bytes or a compiled module, in a current and a
 //!   deprecated argument form, and warns in long sentences. The package's four entries are its only
 //!   callers and pass a URL or a module: `loader.js` takes those, still compiles while streaming when
-//!   the server sends `application/wasm`, and loads once for all callers.
+//!   the server sends `application/wasm` and the runtime can (`instantiateStreaming`), and loads
+//!   once for all callers.
 //! - **Namespace imports of one snippet**: wasm-bindgen writes `import * as importN from` the same
 //!   snippet once per group of raw imports (13 of them) and as many keys of the import object. One
 //!   suffices.

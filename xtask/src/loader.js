@@ -22,12 +22,13 @@ function __wbg_init({ module_or_path }) {
 
 // Compiles while the bytes arrive when the server says `application/wasm`, as
 // `instantiateStreaming` requires; from the whole body otherwise (a server that does not know the
-// type), without a warning.
+// type, or a runtime without `instantiateStreaming`), without a warning.
 async function __wbg_fetch(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`tunesmith could not load ${url}: HTTP ${response.status}`);
     const imports = __wbg_get_imports();
-    const { instance, module } = /^application\/wasm\b/.test(response.headers.get("Content-Type"))
+    const streaming = typeof WebAssembly.instantiateStreaming === "function";
+    const { instance, module } = streaming && /^application\/wasm\b/.test(response.headers.get("Content-Type"))
         ? await WebAssembly.instantiateStreaming(response, imports)
         : await WebAssembly.instantiate(await response.arrayBuffer(), imports);
     return wasm ?? __wbg_finalize_init(instance, module);
