@@ -12,8 +12,10 @@ function initSync({ module }) {
 
 let __wbg_init_promise;
 
-// One load for every caller: two entries on one page share the module that loads first.
-function __wbg_init({ module_or_path }) {
+// One load for every caller: two entries on one page share the module that loads first, and a
+// module already there (`initSync`) is not fetched again.
+async function __wbg_init({ module_or_path }) {
+    if (wasm !== undefined) return wasm;
     return (__wbg_init_promise ??= __wbg_fetch(module_or_path).catch((e) => {
         __wbg_init_promise = undefined;
         throw e;

@@ -334,7 +334,8 @@ pub fn cargo_output(profile: Profile) -> PathBuf {
 }
 
 /// Loads the glue and the module in Node, as `node.js` does: an optimizer that mangled the module
-/// fails here, not in a user's page (the e2e suite loads it by URL, as pages do).
+/// fails here, not in a user's page (the e2e suite loads it by URL, as pages do). The async init
+/// then answers with the same module, without fetching (the URL given refuses connections).
 fn instantiate_in_node(dir: &Path) -> Result<()> {
     const SCRIPT: &str = "\
         const { readFile } = await import('node:fs/promises');\
@@ -342,7 +343,9 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
         const dir = process.env.TUNESMITH_PKG;\
         for (const wasm of ['tunesmith_bg.wasm', 'tunesmith_full_bg.wasm']) {\
           const glue = await import(pathToFileURL(dir + '/tunesmith.js').href + '?' + wasm);\
-          glue.initSync({ module: await readFile(dir + '/' + wasm) });\
+          const exports = glue.initSync({ module: await readFile(dir + '/' + wasm) });\
+          const again = await glue.default({ module_or_path: 'http://127.0.0.1:9/not-fetched.wasm' });\
+          if (again !== exports) throw new Error('the async init fetched a module initSync had loaded');\
         }";
     let out = Command::new("node")
         .args(["--input-type=module", "-e", SCRIPT])
