@@ -49,47 +49,42 @@ fn replace_loader(glue: &str) -> Result<String> {
     Ok(format!("{}{LOADER}", &glue[..start]))
 }
 
-/// `import * as importN from "<module>"` lines of one module become the first one's, and the
-/// import object's `"<module>": importN,` keys one key.
+/// The `import * as importN from "<module>"` lines after a module's first go, and with them their
+/// keys `"<module>": importN,` in the import object: the first namespace stands for the module.
 fn merge_namespace_imports(glue: &str) -> Result<String> {
-    let mut first: Vec<(String, String)> = Vec::new(); // (module, name)
-    let mut renamed: Vec<(String, String)> = Vec::new(); // (name, kept name)
+    let mut modules: Vec<&str> = Vec::new();
+    let mut merged: Vec<&str> = Vec::new();
     let mut out = String::with_capacity(glue.len());
     for line in glue.split_inclusive('\n') {
         if let Some((name, module)) = namespace_import(line) {
-            match first.iter().find(|(m, _)| m == module) {
-                Some((_, kept)) => {
-                    renamed.push((name.to_owned(), kept.clone()));
-                    continue;
-                }
-                None => first.push((module.to_owned(), name.to_owned())),
+            if modules.contains(&module) {
+                merged.push(name);
+                continue;
             }
+            modules.push(module);
         }
         out.push_str(line);
     }
-    if renamed.is_empty() {
+    if merged.is_empty() {
         return Ok(out);
     }
-    // The import object: the keys `"<module>": importN,` of the merged names go; the first stays.
-    let mut merged = String::with_capacity(out.len());
+    let mut kept = String::with_capacity(out.len());
     for line in out.split_inclusive('\n') {
         let key_of_merged = line
             .trim()
             .strip_suffix(',')
             .and_then(|entry| entry.split_once("\": "))
-            .is_some_and(|(module, name)| {
-                module.starts_with('"') && renamed.iter().any(|(n, _)| n == name)
-            });
+            .is_some_and(|(module, name)| module.starts_with('"') && merged.contains(&name));
         if !key_of_merged {
-            merged.push_str(line);
+            kept.push_str(line);
         }
     }
-    for (name, _) in &renamed {
-        if has_word(&merged, name) {
+    for name in merged {
+        if crate::imports::replace_names(&kept, name, name, false).1 > 0 {
             bail!("the glue still reads {name} after its import was merged (xtask/src/glue.rs)");
         }
     }
-    Ok(merged)
+    Ok(kept)
 }
 
 /// `import * as <name> from "<module>"` (wasm-bindgen's form, with or without a semicolon).
@@ -98,13 +93,6 @@ fn namespace_import(line: &str) -> Option<(&str, &str)> {
     let (name, module) = rest.split_once(" from ")?;
     let module = module.trim_end_matches(';').trim_matches(['"', '\'']);
     Some((name, module))
-}
-
-fn has_word(text: &str, word: &str) -> bool {
-    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    text.match_indices(word).any(|(at, _)| {
-        !text[..at].ends_with(is_name) && !text[at + word.len()..].starts_with(is_name)
-    })
 }
 
 #[cfg(test)]
@@ -129,7 +117,11 @@ export { initSync, __wbg_init as default };\n";
             out.contains("\"./snippets/x/imports.js\": import1,"),
             "{out}"
         );
-        assert!(!has_word(&out, "import2"), "{out}");
+        assert_eq!(
+            crate::imports::replace_names(&out, "import2", "import2", false).1,
+            0,
+            "{out}"
+        );
         assert!(out.contains("\"./other.js\": import3,"), "{out}");
         assert!(
             !out.contains("__wbg_load") && !out.contains("console.warn"),

@@ -182,7 +182,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// `text` with every whole-name occurrence of `old` (after a `.` when `member`) replaced.
-fn replace_names(text: &str, old: &str, new: &str, member: bool) -> (String, usize) {
+pub(crate) fn replace_names(text: &str, old: &str, new: &str, member: bool) -> (String, usize) {
     let mut out = String::with_capacity(text.len());
     let mut count = 0;
     let mut rest = text;
