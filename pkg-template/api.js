@@ -1,11 +1,10 @@
 // The public API, re-exported once for both entries (index.js, node.js), which differ only in how
 // they load the wasm before anything here is called.
-import { Client as WasmClient, __callbackKey } from "./tunesmith.js";
-import { TunesmithError, ValidationError } from "./__ERRORS_SNIPPET__";
+import { Client as WasmClient, __callbackKey, TunesmithError, ValidationError } from "./tunesmith.js";
 import { METHODS } from "./methods.generated.js";
 
-export { parseCallback } from "./tunesmith.js";
 export {
+  parseCallback,
   TunesmithError,
   ValidationError,
   ApiError,
@@ -13,7 +12,7 @@ export {
   TimeoutError,
   AbortError,
   TaskFailedError,
-} from "./__ERRORS_SNIPPET__";
+} from "./tunesmith.js";
 
 const COMPANION = Symbol("companion");
 

@@ -1,10 +1,9 @@
 // Entry for Node, Deno and Bun: the full .wasm (with `parseCallback`), read from disk and compiled synchronously. No
 // top-level await, so `require("tunesmith")` loads this module too (Node 20.19+ and 22.12+).
 import { readFileSync } from "node:fs";
-import { initSync } from "./tunesmith.js";
+import { initSync, useFetch } from "./tunesmith.js";
 // The companion's transport to the service (it depends on nothing else of server/).
 import { isNode, upstream } from "./server/upstream.js";
-import { useFetch } from "./__IMPORTS_SNIPPET__";
 
 initSync({ module: readFileSync(new URL("./tunesmith_full_bg.wasm", import.meta.url)) });
 

@@ -254,9 +254,27 @@ async function finishedTask() {
 }
 
 // ---- Profiles: self time by part ---------------------------------------------------------------------------
+/**
+ * The lines (0-based, `[from, to)`) of the profiled glue that came from its snippets (src/js/imports.js,
+ * errors.js), which the build bundles into tunesmith.js: rolldown starts each module's code with a
+ * comment naming it (`// snippets/.../imports.js`). None in a minified glue (the shipped one).
+ */
+async function snippetLines(glue) {
+  const lines = (await readFile(glue, "utf8").catch(() => "")).split("\n");
+  const ranges = [];
+  lines.forEach((line, i) => {
+    if (!/^\/\/ \S+\.js$|^\/\/ \S*rolldown\//.test(line)) return;
+    if (ranges.length && ranges.at(-1)[1] === undefined) ranges.at(-1)[1] = i;
+    if (line.startsWith("// snippets/")) ranges.push([i, undefined]);
+  });
+  if (ranges.length && ranges.at(-1)[1] === undefined) ranges.at(-1)[1] = lines.length;
+  return ranges;
+}
+const SNIPPET_LINES = await snippetLines(join(NAMED_PKG, "tunesmith.js"));
+
 /** The part of the program a profile node belongs to; `fetchWasm`: the urls of the wasm modules
  * that the raw side runs too (undici's HTTP parser, llhttp, is wasm in Node). */
-function partOf({ functionName, url }, fetchWasm) {
+function partOf({ functionName, url, lineNumber }, fetchWasm) {
   if (functionName === "(garbage collector)") return "engine: garbage collector";
   if (functionName === "(program)") return "engine: (program) (compiler, runtime, native code)";
   if (functionName === "(idle)") return "idle (waiting for the network)";
@@ -264,8 +282,10 @@ function partOf({ functionName, url }, fetchWasm) {
   if (/^(js-to-wasm|wasm-to-js)/.test(functionName)) return "calls across the wasm boundary (wrappers)";
   if (fetchWasm.has(url)) return "fetch (undici, streams)";
   if (url.startsWith("wasm://") || url.endsWith(".wasm")) return "the module (wasm)";
-  if (/\/tunesmith\.js$/.test(url)) return "the glue (tunesmith.js)";
-  if (/\/snippets\//.test(url)) return "the glue's snippets (errors.js, imports.js)";
+  if (/\/tunesmith\.js$/.test(url)) {
+    const snippet = SNIPPET_LINES.some(([from, to]) => lineNumber >= from && lineNumber < to);
+    return snippet ? "the glue's snippets (errors.js, imports.js, bundled into tunesmith.js)" : "the glue (tunesmith.js)";
+  }
   if (/\/(api|index|node)\.js$/.test(url)) return "the package's entry (api.js)";
   if (/undici|internal\/deps\/|internal\/fetch|internal\/webstreams|node:internal\/streams/.test(url)) return "fetch (undici, streams)";
   if (/calls\.mjs$|pptr:|__playwright|evaluate/.test(url) || url === "") {

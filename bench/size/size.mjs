@@ -84,18 +84,31 @@ const importRanges = new Set();
 for (const p of importsObject?.properties ?? []) importRanges.add(p);
 
 const OPERATION = /^client_/;
-for (const stmt of ast.body) {
-  const decl = stmt.type === "ExportNamedDeclaration" && stmt.declaration ? stmt.declaration : stmt;
-  if (decl.type === "ClassDeclaration") {
-    const name = decl.id.name;
-    for (const m of decl.body.body) {
+// The glue is wasm-bindgen's with the two snippets it imports (src/js/imports.js, errors.js) bundled
+// in (xtask/src/glue.rs), then minified: terser joins declarations, so each declarator of a `var`
+// is a part of its own. Classes keep their names (xtask's glue::CLASS_NAMES); the snippets'
+// functions are known by what they call.
+const units = ast.body.flatMap((stmt) =>
+  stmt.type === "VariableDeclaration" ? stmt.declarations.map((d) => ({ stmt: d, decl: d })) : [{ stmt, decl: stmt.type === "ExportNamedDeclaration" && stmt.declaration ? stmt.declaration : stmt }],
+);
+const classOf = (decl) =>
+  decl.type === "ClassDeclaration" ? [decl.id.name, decl] : decl.type === "VariableDeclarator" && decl.init?.type === "ClassExpression" ? [decl.id.name, decl.init] : null;
+for (const { stmt, decl } of units) {
+  const klass = classOf(decl);
+  if (klass && klass[0] === "Client") {
+    const [name, body] = klass;
+    for (const m of body.body.body) {
       const text = glue.slice(m.start, m.end);
       // Every Client method but the class's own plumbing calls one export of the module.
       const key = m.key?.name ?? "";
-      const callsOperation = name === "Client" && m.kind === "method" && !m.computed && !["constructor", "free", "__destroy_into_raw"].includes(key) && /this\.__wbg_ptr/.test(text);
+      const callsOperation = m.kind === "method" && !m.computed && !["constructor", "free", "__destroy_into_raw"].includes(key) && /this\.__wbg_ptr/.test(text);
       add(callsOperation ? "Client: one method per operation or waiter" : `class ${name}: constructor, free, other methods`, m.start, m.end);
     }
-    add(`class ${name}: constructor, free, other methods`, decl.start, decl.body.start + 1);
+    add(`class ${name}: constructor, free, other methods`, stmt.start, body.body.start + 1);
+    continue;
+  }
+  if (klass) {
+    add("the error classes (errors.js)", stmt.start, stmt.end);
     continue;
   }
   if (decl.type === "FunctionDeclaration" && decl.body.start <= importsObject?.start && importsObject?.end <= decl.body.end) {
@@ -111,14 +124,17 @@ for (const stmt of ast.body) {
   }
   const text = glue.slice(stmt.start, stmt.end);
   let label;
-  if (stmt.type === "ImportDeclaration") label = "snippet imports (errors.js, imports.js)";
-  else if (stmt.type === "ExportNamedDeclaration" && !stmt.declaration) label = "init: instantiate, initSync, default (loading)";
-  else if (/WebAssembly|instantiateStreaming|__wbindgen_start/.test(text)) label = "init: instantiate, initSync, default (loading)";
+  if (stmt.type === "ImportDeclaration") label = "imports of other files (none once bundled)";
+  else if (stmt.type === "ExportNamedDeclaration" && !stmt.declaration) label = "the export list";
+  else if (/instantiateStreaming|__wbindgen_start|new WebAssembly\.Instance/.test(text)) label = "init: instantiate, initSync, default (loading)";
   else if (/FinalizationRegistry|Symbol\.dispose/.test(text)) label = "finalizers (FinalizationRegistry, Symbol.dispose)";
   else if (/convert__closures|_wbg_cb_unref|destroy_closure/.test(text)) label = "closure adapters";
+  else if (/XMLHttpRequest|AbortController|setTimeout|clearTimeout|performance\.now/.test(text)) label = "imports.js: transport (attempt, sleep, timer), watch iterator";
+  else if (/FormData|FileReader|toBase64|btoa|arrayBuffer|Blob/.test(text)) label = "imports.js: uploads (blobs, Base64, forms, progress)";
+  else if (/WebAssembly\.RuntimeError|RangeError|console\.error|new Map|new Set|\.then\(/.test(text)) label = "imports.js: settling Promises, the trap guard";
   else if (/TextDecoder|TextEncoder|encodeInto|charCodeAt|DataView|Uint8Array|externref|exn_store|__wbindgen_malloc/.test(text)) label = "strings, memory views, externref table";
   else if (decl.type === "FunctionDeclaration" && stmt.type === "ExportNamedDeclaration") label = `export function ${decl.id.name}`;
-  else label = "other top-level code";
+  else label = "other top-level code (small readers, helpers)";
   add(label, stmt.start, stmt.end);
 }
 

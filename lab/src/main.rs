@@ -8,7 +8,7 @@ mod http;
 mod wrk;
 
 // The moved probes and benchmarks name the house's modules as `crate::…`.
-use xtask::{emulator, package, proc, redis, root, signal, target_dir, test, toolchain};
+use xtask::{emulator, glue, package, proc, redis, root, signal, target_dir, test, toolchain};
 
 use anyhow::{bail, Result};
 use std::process::ExitCode;

@@ -24,11 +24,15 @@ function sameAsExpected(result, where) {
   assert(typeof result.credits === "number", `${where}: credits ${result.credits}`);
 }
 
-/** Opens `url` in Chromium and waits for the page to publish `window.__result` (or an error). */
-async function resultOfPage(url, where) {
+/**
+ * Opens `url` in Chromium and waits for the page to publish `window.__result` (or an error). Every
+ * URL the page requested is pushed to `requested`, when given.
+ */
+async function resultOfPage(url, where, requested) {
   chromium ??= await browser(tools);
   const page = await chromium.newPage();
   const errors = watchConsole(page);
+  if (requested) page.on("request", (r) => requested.push(r.url()));
   try {
     await page.goto(url);
     const handle = await page.waitForFunction(() => window.__result ?? window.__error, null, { timeout: 90000 });
@@ -51,9 +55,9 @@ test("the tarball holds the package files and nothing else", async () => {
   const wanted = ["package.json", "README.md", "index.js", "full.js", "index.d.ts", "api.js", "push.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "tunesmith_full_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
   for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
   assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 2, "two .wasm: the browser entry's, and the full one");
-  assert(pack.files.some((f) => f.startsWith("snippets/") && f.endsWith("errors.js")), "the errors snippet");
+  // The glue's snippets (src/js/imports.js, errors.js) are bundled into tunesmith.js: no snippets/.
   // tunesmith/server, tunesmith/mcp and the CLI: one module per concern under their folders.
-  const stray = pack.files.filter((f) => !wanted.includes(f) && !f.startsWith("snippets/") && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp)\/[\w-]+\.d\.ts$/.test(f));
+  const stray = pack.files.filter((f) => !wanted.includes(f) && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp)\/[\w-]+\.d\.ts$/.test(f));
   assert(stray.length === 0, `unexpected files: ${stray.join(", ")}`);
 });
 
@@ -134,8 +138,13 @@ test("the page's loader: a server that sends .wasm as octet-stream, a runtime wi
   // A runtime without streaming compilation, the server saying application/wasm: compiled whole.
   const typed = await serveStatic(dir);
   closers.push(typed.close);
-  const unstreamed = await resultOfPage(`${typed.url}/nostream.html`, "no instantiateStreaming");
+  const requested = [];
+  const unstreamed = await resultOfPage(`${typed.url}/nostream.html`, "no instantiateStreaming", requested);
   assert(typeof unstreamed.credits === "number", JSON.stringify(unstreamed));
+  // The glue is one file, its snippets bundled in: fetched once, and nothing under snippets/.
+  const ofPackage = requested.filter((u) => u.includes("/node_modules/tunesmith/")).map((u) => u.replace(/^.*\/node_modules\/tunesmith\//, ""));
+  assert(ofPackage.filter((f) => f === "tunesmith.js").length === 1 && ofPackage.includes("tunesmith_bg.wasm"), `the page's requests: ${ofPackage.join(", ")}`);
+  assert(!ofPackage.some((f) => f.startsWith("snippets/")), `the page fetched a snippet apart: ${ofPackage.join(", ")}`);
   // Without application/wasm, streaming compilation refuses the body: the loader compiles it whole.
   const untyped = await serveStatic(dir, { types: { ".wasm": "application/octet-stream" } });
   closers.push(untyped.close);

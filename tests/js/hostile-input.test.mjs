@@ -4,7 +4,6 @@
 // cases.) Also: what a panic would do now, and empty URL options.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdir } from "node:fs/promises";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -210,9 +209,8 @@ test("empty baseUrl and uploadUrl (an environment variable set to nothing) count
 
 test("after a panic every pending Promise rejects, and every later call fails at once: TunesmithError kind internal", { skip }, async () => {
   // In a worker (its own instance of the module): what the panic hook calls, `panicked`, ends it.
-  const snippets = join(PKG, "snippets");
-  const [crate] = await readdir(snippets);
-  const settle = pathToFileURL(join(snippets, crate, "src", "js", "imports.js")).href;
+  // `panicked` of src/js/imports.js, which the glue bundles and re-exports for this test.
+  const settle = pathToFileURL(join(PKG, "tunesmith.js")).href;
   const script = `
     const { workerData, parentPort } = require("node:worker_threads");
     (async () => {

@@ -86,7 +86,8 @@ impl Package {
         self.dir.join("tunesmith.js")
     }
 
-    /// tunesmith.js and the snippets it imports: the glue a page loads with the module.
+    /// The glue a page loads with the module: tunesmith.js, its snippets bundled in
+    /// (xtask/src/glue.rs); any file left under `snippets/` counts too.
     pub fn glue(&self) -> Result<Vec<PathBuf>> {
         let mut files = files_under(&self.dir.join("snippets"))?;
         files.insert(0, self.js());
@@ -211,6 +212,11 @@ pub fn build(profile: Profile) -> Result<Package> {
     std::fs::write(pkg.js(), crate::glue::rewrite(&full_glue)?)?;
     std::fs::copy(page_dir.join("tunesmith_bg.wasm"), pkg.wasm())?;
     guard_exports(&pkg)?;
+    crate::glue::bundle(
+        &pkg.dir,
+        &snippet_folder(&pkg.dir)?,
+        &toolchain::rolldown()?,
+    )?;
 
     if let Some(wasm_opt) = wasm_opt {
         for wasm in [pkg.full_wasm(), pkg.wasm()] {
@@ -221,19 +227,21 @@ pub fn build(profile: Profile) -> Result<Package> {
                 .arg("-o")
                 .arg(&wasm))?;
         }
-        let terser = toolchain::terser()?;
-        let minify = |file: &Path, keep: &[&str]| {
-            run(Command::new(&terser)
-                .arg(file)
-                .args(["--module", "--compress", "passes=2", "--mangle"])
-                .args(keep)
-                .arg("--output")
-                .arg(file))
-        };
-        // The glue's exports keep their names (ES module exports are never mangled); the
-        // Node instantiation below checks that the minified glue still loads both modules.
+        // The glue's exports keep their names (ES module exports are never mangled), and so do
+        // its classes (`glue::CLASS_NAMES`: the error classes bundled into it, and `Client`); the
+        // Node instantiation below checks that the minified glue still loads both modules, and
+        // the classes' names.
         let js = pkg.js();
-        minify(&js, &[])?;
+        let reserved: Vec<String> = crate::glue::CLASS_NAMES
+            .iter()
+            .map(|name| format!("'{name}'"))
+            .collect();
+        run(Command::new(toolchain::terser()?)
+            .arg(&js)
+            .args(["--module", "--compress", "passes=2", "--mangle"])
+            .arg(format!("reserved=[{}]", reserved.join(",")))
+            .arg("--output")
+            .arg(&js))?;
         let glue = std::fs::read_to_string(&js)?;
         let full = std::fs::read(pkg.full_wasm())?;
         let (full, renames, modules) = crate::imports::shorten(&full, &glue)?;
@@ -245,11 +253,6 @@ pub fn build(profile: Profile) -> Result<Package> {
         std::fs::write(&js, glue)?;
         let renamed = renames.len();
         println!("renamed {renamed} imports and exports to short names, in both modules");
-        // The glue's snippets (src/js/*.js) are loaded with it: shipped minified, their comments
-        // are not downloaded by every page. Class and function names stay (error classes, stacks).
-        for snippet in files_under(&pkg.dir.join("snippets"))? {
-            minify(&snippet, &["--keep-classnames", "--keep-fnames"])?;
-        }
     }
     instantiate_in_node(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;
@@ -308,9 +311,7 @@ fn guard_exports(pkg: &Package) -> Result<()> {
             );
         }
     }
-    let errors = errors_snippet(&files_under(&pkg.dir.join("snippets"))?, &pkg.dir)?
-        .context("wasm-bindgen wrote no src/js/errors.js snippet")?;
-    let imports = beside_errors(&errors, "imports.js");
+    let imports = format!("{}/imports.js", snippet_folder(&pkg.dir)?);
     let glue = format!(
         "import {{ asciiText, guardExports }} from './{imports}';\n{}",
         glue.replace(EXPORTS_KEPT, "wasm = guardExports(instance.exports);")
@@ -346,10 +347,14 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
           const exports = glue.initSync({ module: await readFile(dir + '/' + wasm) });\
           const again = await glue.default({ module_or_path: 'http://127.0.0.1:9/not-fetched.wasm' });\
           if (again !== exports) throw new Error('the async init fetched a module initSync had loaded');\
+          for (const name of process.env.TUNESMITH_CLASSES.split(',')) {\
+            if (glue[name]?.name !== name) throw new Error('the glue exports ' + name + ' named ' + glue[name]?.name);\
+          }\
         }";
     let out = Command::new("node")
         .args(["--input-type=module", "-e", SCRIPT])
         .env("TUNESMITH_PKG", dir)
+        .env("TUNESMITH_CLASSES", crate::glue::CLASS_NAMES.join(","))
         .output()
         .context("cannot run node")?;
     if !out.status.success() {
@@ -362,11 +367,8 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Copies every file of pkg-template/ over pkg/, filling `__VERSION__`, `__ERRORS_SNIPPET__` and
-/// `__IMPORTS_SNIPPET__` (the paths, from pkg/, of the snippets wasm-bindgen writes for
-/// src/js/errors.js and src/js/imports.js).
+/// Copies every file of pkg-template/ over pkg/, filling `__VERSION__`.
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
-    let errors_snippet = errors_snippet(&files_under(&pkg.join("snippets"))?, pkg)?;
     copy_tree(template, pkg)?;
     let files = files_under(template)?;
     for rel in files.iter().filter_map(|f| f.strip_prefix(template).ok()) {
@@ -374,22 +376,7 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
             continue;
         }
         let dest = pkg.join(rel);
-        let mut text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
-        for (placeholder, file) in [
-            ("__ERRORS_SNIPPET__", "errors.js"),
-            ("__IMPORTS_SNIPPET__", "imports.js"),
-        ] {
-            if !text.contains(placeholder) {
-                continue;
-            }
-            let path = errors_snippet.as_deref().with_context(|| {
-                format!(
-                    "{} uses {placeholder} but wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}",
-                    template.join(rel).display()
-                )
-            })?;
-            text = text.replace(placeholder, &beside_errors(path, file));
-        }
+        let text = std::fs::read_to_string(&dest)?.replace("__VERSION__", version);
         std::fs::write(&dest, text)?;
     }
     println!(
@@ -399,23 +386,21 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
     Ok(())
 }
 
-/// The path of the snippet `file` (`imports.js`), from that of `errors.js`: wasm-bindgen writes
-/// every snippet of the crate to one folder.
-fn beside_errors(errors_snippet: &str, file: &str) -> String {
-    errors_snippet.replace("errors.js", file)
-}
-
-/// `snippets/<crate>-<hash>/src/js/errors.js`, when wasm-bindgen wrote exactly one such file.
-fn errors_snippet(snippets: &[PathBuf], pkg: &Path) -> Result<Option<String>> {
-    let found: Vec<String> = snippets
+/// The folder, relative to `pkg`, where wasm-bindgen wrote the crate's snippets
+/// (`snippets/<crate>-<hash>/src/js`): the one holding `errors.js`, which must be one.
+pub fn snippet_folder(pkg: &Path) -> Result<String> {
+    let found: Vec<String> = files_under(&pkg.join("snippets"))?
         .iter()
         .filter_map(|p| p.strip_prefix(pkg).ok())
         .map(|p| p.to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(ERRORS_SNIPPET_SUFFIX))
+        .filter_map(|p| {
+            p.strip_suffix(ERRORS_SNIPPET_SUFFIX)
+                .map(|dir| format!("{dir}src/js"))
+        })
         .collect();
     match found.as_slice() {
-        [] => Ok(None),
-        [one] => Ok(Some(one.clone())),
+        [one] => Ok(one.clone()),
+        [] => bail!("wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}"),
         many => bail!("several snippets end in {ERRORS_SNIPPET_SUFFIX}: {many:?}"),
     }
 }
@@ -497,8 +482,7 @@ pub fn gzip_len(path: &Path) -> Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{errors_snippet, glue_imports_within, within_budget};
-    use std::path::{Path, PathBuf};
+    use super::{glue_imports_within, snippet_folder, within_budget};
 
     #[test]
     fn the_page_module_may_import_only_what_the_full_glue_provides() {
@@ -526,24 +510,23 @@ mod tests {
     }
 
     #[test]
-    fn finds_the_errors_snippet_relative_to_the_package() {
-        let pkg = Path::new("/r/pkg");
-        let files: Vec<PathBuf> = [
-            "snippets/tunesmith-1a2b/src/js/errors.js",
-            "snippets/tunesmith-1a2b/src/js/other.js",
-        ]
-        .iter()
-        .map(|p| pkg.join(p))
-        .collect();
+    fn finds_the_snippet_folder_relative_to_the_package() {
+        let pkg = std::env::temp_dir().join(format!("tunesmith-snippets-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&pkg);
+        let write = |rel: &str| {
+            let path = pkg.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(&pkg)).ok();
+            std::fs::write(path, "").ok();
+        };
+        write("snippets/tunesmith-1a2b/src/js/errors.js");
+        write("snippets/tunesmith-1a2b/src/js/imports.js");
         assert_eq!(
-            errors_snippet(&files, pkg).ok().flatten().as_deref(),
-            Some("snippets/tunesmith-1a2b/src/js/errors.js")
+            snippet_folder(&pkg).ok().as_deref(),
+            Some("snippets/tunesmith-1a2b/src/js")
         );
-        assert_eq!(errors_snippet(&files[1..], pkg).ok().flatten(), None);
-        let twice = vec![
-            files[0].clone(),
-            pkg.join("snippets/tunesmith-ffff/src/js/errors.js"),
-        ];
-        assert!(errors_snippet(&twice, pkg).is_err());
+        write("snippets/tunesmith-ffff/src/js/errors.js");
+        assert!(snippet_folder(&pkg).is_err());
+        let _ = std::fs::remove_dir_all(&pkg);
+        assert!(snippet_folder(&pkg).is_err());
     }
 }

@@ -146,6 +146,11 @@ pub fn terser() -> Result<PathBuf> {
     Ok(js_tools()?.join(".bin/terser"))
 }
 
+/// rolldown, which bundles the glue and its snippets into one file (xtask/src/glue.rs).
+pub fn rolldown() -> Result<PathBuf> {
+    Ok(js_tools()?.join(".bin/rolldown"))
+}
+
 /// npm binaryen's wasm-opt; never Debian's, which breaks wasm-bindgen's externref table (TOOLCHAIN.md).
 pub fn wasm_opt() -> Result<PathBuf> {
     Ok(wasm_opt_in(&js_tools()?))
