@@ -76,6 +76,25 @@ pub fn shorten_like(wasm: &[u8], renames: &Renames, modules: &Renames) -> Result
     Ok(module)
 }
 
+/// The names `wasm` imports, by import module: what a namespace import of the glue must provide.
+pub fn imported_names(
+    wasm: &[u8],
+) -> Result<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>> {
+    let mut names = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::ImportSection(reader) = payload? {
+            for import in reader.into_imports() {
+                let import = import?;
+                names
+                    .entry(import.module.to_owned())
+                    .or_default()
+                    .insert(import.name.to_owned());
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// A name [`rewrite`] asks for: an import of the glue's (`__wb*`), an import module, or an export
 /// (not `memory`, which the glue's init function hands to its caller as it is).
 enum Name<'a> {
