@@ -265,7 +265,7 @@ async function snippetLines(glue) {
   lines.forEach((line, i) => {
     if (!/^\/\/ \S+\.js$|^\/\/ \S*rolldown\//.test(line)) return;
     if (ranges.length && ranges.at(-1)[1] === undefined) ranges.at(-1)[1] = i;
-    if (line.startsWith("// snippets/")) ranges.push([i, undefined]);
+    if (/^\/\/ (\S*\/)?snippets\//.test(line)) ranges.push([i, undefined]);
   });
   if (ranges.length && ranges.at(-1)[1] === undefined) ranges.at(-1)[1] = lines.length;
   return ranges;
