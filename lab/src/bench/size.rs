@@ -31,11 +31,23 @@ pub(super) fn size() -> Result<()> {
         every += package::gzip_len(file)?;
     }
     println!(
-        "{:<40} {:>10}  {} (with the {} other top-level .js and the snippets: the Node, Workers, CLI and MCP entries too)",
+        "{:<40} {:>10}  {} (with the {} other top-level .js: the Node, Workers, CLI and MCP entries too)",
         "total, every .js of pkg/",
         every,
         kb(every),
         every_js.len() - 1
+    );
+    let start = loaded_at_start(&pkg.dir, "index.js")?;
+    let mut at_start = wasm;
+    for file in &start {
+        at_start += package::gzip_len(&pkg.dir.join(file))?;
+    }
+    println!(
+        "{:<40} {:>10}  {} (the module and {}, each file gzipped apart: a page that imports the package without a bundler)",
+        "what a page loads at start",
+        at_start,
+        kb(at_start),
+        start.join(", ")
     );
     println!(
         "goal <= {} (module + glue): {}   budget of `cargo xtask test` <= {}: {}",
@@ -65,6 +77,31 @@ fn top_level_js(pkg: &Path) -> Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+/// The package's files a page fetches before its first call when it imports `entry`: `entry` and
+/// every file it imports statically (`import ... from "./x.js"`, `export ... from "./x.js"`),
+/// recursively; not the `import("./x.js")` that wait for a use.
+fn loaded_at_start(pkg: &Path, entry: &str) -> Result<Vec<String>> {
+    let mut seen = vec![entry.to_owned()];
+    let mut next = 0;
+    while let Some(file) = seen.get(next).cloned() {
+        next += 1;
+        let text = std::fs::read_to_string(pkg.join(&file))?;
+        for quote in ["from \"./", "from\"./", "from './", "from'./"] {
+            for (at, _) in text.match_indices(quote) {
+                let rest = &text[at + quote.len()..];
+                let Some(end) = rest.find(['"', '\'']) else {
+                    continue;
+                };
+                let found = rest[..end].to_owned();
+                if !seen.contains(&found) {
+                    seen.push(found);
+                }
+            }
+        }
+    }
+    Ok(seen)
 }
 
 /// The browser entry's module as `cargo xtask build` makes it (the last of its two builds, which
