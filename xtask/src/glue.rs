@@ -90,11 +90,7 @@ fn merge_namespace_imports(glue: &str) -> Result<String> {
     }
     let mut kept = String::with_capacity(out.len());
     for line in out.split_inclusive('\n') {
-        let key_of_merged = line
-            .trim()
-            .strip_suffix(',')
-            .and_then(|entry| entry.split_once("\": "))
-            .is_some_and(|(module, name)| module.starts_with('"') && merged.contains(&name));
+        let key_of_merged = import_entry(line).is_some_and(|(_, name)| merged.contains(&name));
         if !key_of_merged {
             kept.push_str(line);
         }
@@ -133,11 +129,7 @@ fn name_namespace_imports(glue: &str, imported: &Imported) -> Result<String> {
     }
     let mut keyed = String::with_capacity(out.len());
     for line in out.split_inclusive('\n') {
-        let value = line
-            .trim()
-            .strip_suffix(',')
-            .and_then(|entry| entry.split_once("\": "))
-            .map(|(_, value)| value);
+        let value = import_entry(line).map(|(_, value)| value);
         match named.iter().find(|(ns, _)| Some(ns.as_str()) == value) {
             Some((ns, object)) => {
                 keyed.push_str(&line.replacen(&format!("\": {ns},"), &format!("\": {object},"), 1))
@@ -219,6 +211,14 @@ fn still_imported(bundle: &str) -> Option<&str> {
             || line.starts_with("import{")
             || (line.starts_with("export") && line.contains(" from "))
     })
+}
+
+/// `("<module>", value)` of a line `"<module>": value,` of the glue's import object.
+fn import_entry(line: &str) -> Option<(&str, &str)> {
+    line.trim()
+        .strip_suffix(',')
+        .and_then(|entry| entry.split_once("\": "))
+        .filter(|(module, _)| module.starts_with('"'))
 }
 
 /// `import * as <name> from "<module>"` (wasm-bindgen's form, with or without a semicolon).
