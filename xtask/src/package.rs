@@ -236,12 +236,11 @@ pub fn build(profile: Profile) -> Result<Package> {
                 .arg(&wasm))?;
         }
         // The glue's exports keep their names (ES module exports are never mangled), and so do
-        // its classes (`glue::CLASS_NAMES`: the error classes bundled into it, and `Client`); the
+        // its classes (`glue::class_names`: the error classes bundled into it, and `Client`); the
         // Node instantiation below checks that the minified glue still loads both modules, and
         // the classes' names.
         let js = pkg.js();
-        let reserved: Vec<String> = crate::glue::CLASS_NAMES
-            .iter()
+        let reserved: Vec<String> = crate::glue::class_names()
             .map(|name| format!("'{name}'"))
             .collect();
         run(Command::new(toolchain::terser()?)
@@ -362,7 +361,10 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
     let out = Command::new("node")
         .args(["--input-type=module", "-e", SCRIPT])
         .env("TUNESMITH_PKG", dir)
-        .env("TUNESMITH_CLASSES", crate::glue::CLASS_NAMES.join(","))
+        .env(
+            "TUNESMITH_CLASSES",
+            crate::glue::class_names().collect::<Vec<_>>().join(","),
+        )
         .output()
         .context("cannot run node")?;
     if !out.status.success() {
