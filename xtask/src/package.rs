@@ -3,8 +3,9 @@
 //!
 //! Not wasm-pack: it would run wasm-bindgen and then whichever `wasm-opt` is on PATH (Debian's
 //! breaks the externref table, TOOLCHAIN.md), its npm installer downloads from a host CI may not
-//! reach, and it has no place for the steps after wasm-opt that keep the package small (terser on
-//! the glue, the short import names of imports.rs) nor for pkg-template/'s entries. The steps it
+//! reach, and it has no place for the steps that keep the package small (the glue's own loader and
+//! rolldown's bundle of it with its snippets, glue.rs; terser on the glue; the short import names of
+//! imports.rs) nor for pkg-template/'s entries. The steps it
 //! would take are four commands here, each with the flags the package needs.
 
 use crate::proc::{self, run};
