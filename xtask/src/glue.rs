@@ -10,7 +10,7 @@
 //!   once for all callers.
 //! - **Namespace imports of one snippet**: wasm-bindgen writes `import * as importN from` the same
 //!   snippet once per group of raw imports (13 of them) and as many keys of the import object. One
-//!   suffices.
+//!   import of the names the modules read suffices (`import_snippets_by_name`).
 //!
 //! Each change fails the build when the glue no longer has the shape it expects (a new wasm-bindgen),
 //! and the build then loads both modules through the changed glue in Node; the e2e suite loads it in
@@ -20,7 +20,7 @@
 //! into one file, with rolldown: a page fetches one file of glue instead of three, one after the
 //! other (each import is found only once its importer has arrived), and gzip compresses them as one:
 //! 5,569 B instead of 2,685 + 2,885 + 478 = 6,010 B on 2026-11-27; 5,357 B once the snippet's
-//! functions were imported by name (`name_namespace_imports`).
+//! functions were imported by name.
 
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,7 +40,7 @@ pub type Imported = BTreeMap<String, BTreeSet<String>>;
 /// The glue with this package's loader, and each snippet imported by name: only what the modules
 /// (`imported`, both modules' imports) read from it.
 pub fn rewrite(glue: &str, imported: &Imported) -> Result<String> {
-    name_namespace_imports(&merge_namespace_imports(&replace_loader(glue)?)?, imported)
+    import_snippets_by_name(&replace_loader(glue)?, imported)
 }
 
 fn replace_loader(glue: &str) -> Result<String> {
@@ -70,53 +70,26 @@ fn replace_loader(glue: &str) -> Result<String> {
     Ok(format!("{}{LOADER}{tail}", &glue[..start]))
 }
 
-/// The `import * as importN from "<module>"` lines after a module's first go, and with them their
-/// keys `"<module>": importN,` in the import object: the first namespace stands for the module.
-fn merge_namespace_imports(glue: &str) -> Result<String> {
-    let mut modules: Vec<&str> = Vec::new();
+/// wasm-bindgen imports a snippet whole, `import * as importN from "<module>"`, once per group of raw
+/// imports (13 times for `imports.js`), each a key `"<module>": importN,` of the import object. The
+/// first of a module becomes `import { <name> as <ns>_<name>, ... }` of the names the modules
+/// import from it, and its key an object of them; the others go, with their keys. A namespace keeps
+/// every export of the snippet alive, and a bundler writes it out with a getter per export: the
+/// modules read 13 of imports.js's 28 (220 B gzipped on 2026-11-27).
+fn import_snippets_by_name(glue: &str, imported: &Imported) -> Result<String> {
+    // The first namespace of each module, with the object that replaces it; the later ones.
+    let mut named: Vec<(&str, &str, String)> = Vec::new();
     let mut merged: Vec<&str> = Vec::new();
-    let mut out = String::with_capacity(glue.len());
-    for line in glue.split_inclusive('\n') {
-        if let Some((name, module)) = namespace_import(line) {
-            if modules.contains(&module) {
-                merged.push(name);
-                continue;
-            }
-            modules.push(module);
-        }
-        out.push_str(line);
-    }
-    if merged.is_empty() {
-        return Ok(out);
-    }
-    let mut kept = String::with_capacity(out.len());
-    for line in out.split_inclusive('\n') {
-        let key_of_merged = import_entry(line).is_some_and(|(_, name)| merged.contains(&name));
-        if !key_of_merged {
-            kept.push_str(line);
-        }
-    }
-    for name in merged {
-        if crate::imports::replace_names(&kept, name, name, false).1 > 0 {
-            bail!("the glue still reads {name} after its import was merged (xtask/src/glue.rs)");
-        }
-    }
-    Ok(kept)
-}
-
-/// Each `import * as <ns> from "<module>"` left (one per module, after the merge) becomes
-/// `import { <name> as <ns>_<name>, ... }` of the names the modules import from it, and its key in
-/// the import object, `"<module>": <ns>,`, an object of them. A namespace keeps every export of the
-/// snippet alive, and a bundler writes it out with a getter per export: the module reads 13 of
-/// imports.js's 28 (220 B gzipped on 2026-11-27).
-fn name_namespace_imports(glue: &str, imported: &Imported) -> Result<String> {
-    let mut named: Vec<(String, String)> = Vec::new();
     let mut out = String::with_capacity(glue.len());
     for line in glue.split_inclusive('\n') {
         let Some((ns, module)) = namespace_import(line) else {
             out.push_str(line);
             continue;
         };
+        if named.iter().any(|(_, m, _)| *m == module) {
+            merged.push(ns);
+            continue;
+        }
         let Some(names) = imported.get(module).filter(|n| !n.is_empty()) else {
             bail!("the glue imports {module} whole, but no module imports from it (xtask/src/glue.rs)");
         };
@@ -126,21 +99,24 @@ fn name_namespace_imports(glue: &str, imported: &Imported) -> Result<String> {
             aliases.join(", ")
         ));
         let fields: Vec<String> = names.iter().map(|n| format!("{n}: {ns}_{n}")).collect();
-        named.push((ns.to_owned(), format!("{{ {} }}", fields.join(", "))));
+        named.push((ns, module, format!("{{ {} }}", fields.join(", "))));
     }
     let mut keyed = String::with_capacity(out.len());
     for line in out.split_inclusive('\n') {
         let value = import_entry(line).map(|(_, value)| value);
-        match named.iter().find(|(ns, _)| Some(ns.as_str()) == value) {
-            Some((ns, object)) => {
+        if value.is_some_and(|v| merged.contains(&v)) {
+            continue;
+        }
+        match named.iter().find(|(ns, _, _)| Some(*ns) == value) {
+            Some((ns, _, object)) => {
                 keyed.push_str(&line.replacen(&format!("\": {ns},"), &format!("\": {object},"), 1))
             }
             None => keyed.push_str(line),
         }
     }
-    for (ns, _) in &named {
+    for ns in merged.iter().chain(named.iter().map(|(ns, _, _)| ns)) {
         if crate::imports::replace_names(&keyed, ns, ns, false).1 > 0 {
-            bail!("the glue still reads the namespace {ns} after its names were imported (xtask/src/glue.rs)");
+            bail!("the glue still reads the namespace {ns} after its snippet was imported by name (xtask/src/glue.rs)");
         }
     }
     Ok(keyed)
