@@ -149,11 +149,11 @@ pub fn class_names() -> impl Iterator<Item = &'static str> {
     ERROR_CLASSES.iter().copied().chain(["Client"])
 }
 
-/// Bundles `dir/tunesmith.js` and the snippets it imports from `dir/<snippets>` (the folder of
-/// `errors.js` and `imports.js`, relative to `dir`) into `dir/tunesmith.js`, with rolldown, and
-/// removes `dir/snippets`. The bundle re-exports [`SNIPPET_EXPORTS`]; the build fails if it still
-/// imports a file.
-pub fn bundle(dir: &Path, snippets: &str, rolldown: &Path) -> Result<()> {
+/// Bundles `dir/tunesmith.js` and the snippets it imports (wasm-bindgen's folder of them, see
+/// [`snippet_folder`]) into `dir/tunesmith.js`, with rolldown, and removes `dir/snippets`. The bundle
+/// re-exports [`SNIPPET_EXPORTS`]; the build fails if it still imports a file.
+pub fn bundle(dir: &Path) -> Result<()> {
+    let snippets = snippet_folder(dir)?;
     let js = dir.join("tunesmith.js");
     let mut entry = std::fs::read_to_string(&js)?;
     for (file, names) in SNIPPET_EXPORTS {
@@ -164,7 +164,7 @@ pub fn bundle(dir: &Path, snippets: &str, rolldown: &Path) -> Result<()> {
     }
     let entry_file = dir.join("tunesmith.entry.js");
     std::fs::write(&entry_file, entry)?;
-    let status = Command::new(rolldown)
+    let status = Command::new(crate::toolchain::rolldown()?)
         .arg(&entry_file)
         .args(["--format", "esm", "--platform", "neutral", "--file"])
         .arg(&js)
@@ -180,6 +180,28 @@ pub fn bundle(dir: &Path, snippets: &str, rolldown: &Path) -> Result<()> {
     }
     std::fs::remove_dir_all(dir.join("snippets"))?;
     Ok(())
+}
+
+/// The snippet every build writes, which names the folder of them all.
+const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
+
+/// The folder, relative to `pkg`, where wasm-bindgen wrote the crate's snippets
+/// (`snippets/<crate>-<hash>/src/js`): the one holding `errors.js`, which must be one.
+pub fn snippet_folder(pkg: &Path) -> Result<String> {
+    let found: Vec<String> = crate::package::files_under(&pkg.join("snippets"))?
+        .iter()
+        .filter_map(|p| p.strip_prefix(pkg).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter_map(|p| {
+            p.strip_suffix(ERRORS_SNIPPET_SUFFIX)
+                .map(|dir| format!("{dir}src/js"))
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => bail!("wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}"),
+        many => bail!("several snippets end in {ERRORS_SNIPPET_SUFFIX}: {many:?}"),
+    }
 }
 
 /// The first line of a bundle (rolldown writes one statement a line) that still imports or
@@ -304,5 +326,26 @@ export { initSync, __wbg_init as default };\n";
             let text = format!("{bundled}{left}\n");
             assert_eq!(still_imported(&text), Some(left), "{text}");
         }
+    }
+
+    #[test]
+    fn finds_the_snippet_folder_relative_to_the_package() {
+        let pkg = std::env::temp_dir().join(format!("tunesmith-snippets-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&pkg);
+        let write = |rel: &str| {
+            let path = pkg.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(&pkg)).ok();
+            std::fs::write(path, "").ok();
+        };
+        write("snippets/tunesmith-1a2b/src/js/errors.js");
+        write("snippets/tunesmith-1a2b/src/js/imports.js");
+        assert_eq!(
+            snippet_folder(&pkg).ok().as_deref(),
+            Some("snippets/tunesmith-1a2b/src/js")
+        );
+        write("snippets/tunesmith-ffff/src/js/errors.js");
+        assert!(snippet_folder(&pkg).is_err());
+        let _ = std::fs::remove_dir_all(&pkg);
+        assert!(snippet_folder(&pkg).is_err());
     }
 }

@@ -52,8 +52,6 @@ pub const WASM_OPT_PASSES: &[&str] = &[
 pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
     &["--remove-name-section", "--remove-producers-section"];
 
-const ERRORS_SNIPPET_SUFFIX: &str = "src/js/errors.js";
-
 /// The most the shipped module and its glue (gzipped `tunesmith_bg.wasm` and `tunesmith.js`, into
 /// which the snippets are bundled, which every page loads at start) may weigh: `cargo xtask test`
 /// fails past it. The size reached (55,190 B on 2026-11-27, the glue one file that imports the
@@ -221,11 +219,7 @@ pub fn build(profile: Profile) -> Result<Package> {
     std::fs::write(pkg.js(), crate::glue::rewrite(&full_glue, &imported)?)?;
     std::fs::copy(page_dir.join("tunesmith_bg.wasm"), pkg.wasm())?;
     guard_exports(&pkg)?;
-    crate::glue::bundle(
-        &pkg.dir,
-        &snippet_folder(&pkg.dir)?,
-        &toolchain::rolldown()?,
-    )?;
+    crate::glue::bundle(&pkg.dir)?;
 
     if let Some(wasm_opt) = wasm_opt {
         for wasm in [pkg.full_wasm(), pkg.wasm()] {
@@ -328,7 +322,7 @@ fn guard_exports(pkg: &Package) -> Result<()> {
             );
         }
     }
-    let imports = format!("{}/imports.js", snippet_folder(&pkg.dir)?);
+    let imports = format!("{}/imports.js", crate::glue::snippet_folder(&pkg.dir)?);
     let glue = format!(
         "import {{ asciiText, guardExports }} from './{imports}';\n{}",
         glue.replace(EXPORTS_KEPT, "wasm = guardExports(instance.exports);")
@@ -404,25 +398,6 @@ fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
         files.len()
     );
     Ok(())
-}
-
-/// The folder, relative to `pkg`, where wasm-bindgen wrote the crate's snippets
-/// (`snippets/<crate>-<hash>/src/js`): the one holding `errors.js`, which must be one.
-pub fn snippet_folder(pkg: &Path) -> Result<String> {
-    let found: Vec<String> = files_under(&pkg.join("snippets"))?
-        .iter()
-        .filter_map(|p| p.strip_prefix(pkg).ok())
-        .map(|p| p.to_string_lossy().into_owned())
-        .filter_map(|p| {
-            p.strip_suffix(ERRORS_SNIPPET_SUFFIX)
-                .map(|dir| format!("{dir}src/js"))
-        })
-        .collect();
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => bail!("wasm-bindgen wrote no snippet ending in {ERRORS_SNIPPET_SUFFIX}"),
-        many => bail!("several snippets end in {ERRORS_SNIPPET_SUFFIX}: {many:?}"),
-    }
 }
 
 fn is_templated(rel: &Path) -> bool {
@@ -502,7 +477,7 @@ pub fn gzip_len(path: &Path) -> Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{glue_imports_within, snippet_folder, within_budget};
+    use super::{glue_imports_within, within_budget};
 
     #[test]
     fn the_page_module_may_import_only_what_the_full_glue_provides() {
@@ -527,26 +502,5 @@ mod tests {
             .unwrap_or_default();
         assert!(e.contains("50001 B") && e.contains("1 B over"), "{e}");
         assert!(e.contains("wasm 40000") && e.contains("glue 10001"), "{e}");
-    }
-
-    #[test]
-    fn finds_the_snippet_folder_relative_to_the_package() {
-        let pkg = std::env::temp_dir().join(format!("tunesmith-snippets-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&pkg);
-        let write = |rel: &str| {
-            let path = pkg.join(rel);
-            std::fs::create_dir_all(path.parent().unwrap_or(&pkg)).ok();
-            std::fs::write(path, "").ok();
-        };
-        write("snippets/tunesmith-1a2b/src/js/errors.js");
-        write("snippets/tunesmith-1a2b/src/js/imports.js");
-        assert_eq!(
-            snippet_folder(&pkg).ok().as_deref(),
-            Some("snippets/tunesmith-1a2b/src/js")
-        );
-        write("snippets/tunesmith-ffff/src/js/errors.js");
-        assert!(snippet_folder(&pkg).is_err());
-        let _ = std::fs::remove_dir_all(&pkg);
-        assert!(snippet_folder(&pkg).is_err());
     }
 }

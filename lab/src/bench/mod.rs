@@ -183,11 +183,7 @@ fn named_package(pkg: &Path) -> Result<PathBuf> {
     // wasm-bindgen's glue, unminified, bundled with its snippets as the shipped one is (the
     // package's files import the error classes from it).
     package::copy_tree(&from.join("snippets"), &dir.join("snippets"))?;
-    crate::glue::bundle(
-        &dir,
-        &package::snippet_folder(&dir)?,
-        &toolchain::rolldown()?,
-    )?;
+    crate::glue::bundle(&dir)?;
     // The named module is the browser entry's (the build's last); the Node entry loads it too here,
     // under the full module's name: the profiled calls reach nothing the two builds do not share.
     std::fs::copy(from.join("tunesmith_bg.wasm"), dir.join(package::FULL_WASM))
