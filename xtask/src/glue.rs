@@ -22,8 +22,8 @@
 //! 5,569 B instead of 2,685 + 2,885 + 478 = 6,010 B on 2026-11-27; 5,357 B once the snippet's
 //! functions were imported by name.
 
+use crate::imports::Imported;
 use anyhow::{bail, Context, Result};
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
@@ -33,9 +33,6 @@ const LOADER: &str = include_str!("loader.js");
 /// Where wasm-bindgen's loader starts and how the glue ends.
 const LOADER_START: &str = "async function __wbg_load(";
 const GLUE_END: &str = "export { initSync, __wbg_init as default };";
-
-/// What the modules import, by import module ([`crate::imports::imported_names`]).
-pub type Imported = BTreeMap<String, BTreeSet<String>>;
 
 /// The glue with this package's loader, and each snippet imported by name: only what the modules
 /// (`imported`, both modules' imports) read from it.

@@ -76,11 +76,12 @@ pub fn shorten_like(wasm: &[u8], renames: &Renames, modules: &Renames) -> Result
     Ok(module)
 }
 
+/// What a module imports: its names, by import module.
+pub type Imported = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
+
 /// The names `wasm` imports, by import module: what a namespace import of the glue must provide.
-pub fn imported_names(
-    wasm: &[u8],
-) -> Result<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>> {
-    let mut names = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+pub fn imported_names(wasm: &[u8]) -> Result<Imported> {
+    let mut names = Imported::new();
     for payload in Parser::new(0).parse_all(wasm) {
         if let Payload::ImportSection(reader) = payload? {
             for import in reader.into_imports() {

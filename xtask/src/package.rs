@@ -86,21 +86,10 @@ impl Package {
         self.dir.join("tunesmith.js")
     }
 
-    /// The glue a page loads with the module: tunesmith.js, its snippets bundled in
-    /// (xtask/src/glue.rs); any file left under `snippets/` counts too.
-    pub fn glue(&self) -> Result<Vec<PathBuf>> {
-        let mut files = files_under(&self.dir.join("snippets"))?;
-        files.insert(0, self.js());
-        Ok(files)
-    }
-
-    /// Gzipped bytes of the .wasm and of its glue, as a browser downloads them (each file apart).
+    /// Gzipped bytes of the .wasm and of its glue, `tunesmith.js` (its snippets bundled in by
+    /// `glue::bundle`, which leaves no other file), as a browser downloads them.
     pub fn gzipped_sizes(&self) -> Result<(u64, u64)> {
-        let mut glue = 0;
-        for file in self.glue()? {
-            glue += gzip_len(&file)?;
-        }
-        Ok((gzip_len(&self.wasm())?, glue))
+        Ok((gzip_len(&self.wasm())?, gzip_len(&self.js())?))
     }
 
     /// Fails when the shipped module and glue grew past [`SIZE_BUDGET_GZIP_BYTES`].
@@ -116,7 +105,7 @@ impl Package {
 
     pub fn print_sizes(&self) -> Result<()> {
         let mut total = 0;
-        for path in std::iter::once(self.wasm()).chain(self.glue()?) {
+        for path in [self.wasm(), self.js()] {
             let (raw, gz) = (std::fs::metadata(&path)?.len(), gzip_len(&path)?);
             total += gz;
             let name = path.strip_prefix(crate::root()).unwrap_or(&path);

@@ -65,15 +65,13 @@ pub(super) fn size() -> Result<()> {
     run_script(&section_script("size"), &env)
 }
 
-/// The package's top-level `.js` files and its snippets (not the server's folder).
+/// The package's top-level `.js` files (not the server's folder; the glue's snippets are bundled into
+/// `tunesmith.js`).
 fn top_level_js(pkg: &Path) -> Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = package::files_under(pkg)?
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "js"))
-        .filter(|p| {
-            let rel = p.strip_prefix(pkg).unwrap_or(p);
-            rel.components().count() == 1 || rel.starts_with("snippets")
-        })
+        .filter(|p| p.strip_prefix(pkg).unwrap_or(p).components().count() == 1)
         .collect();
     files.sort();
     Ok(files)
