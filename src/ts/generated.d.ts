@@ -1286,6 +1286,90 @@ export interface WaitOptions<T = unknown> {
   onProgress?: (record: T) => void;
 }
 
+/**
+ * A `MusicTask` that succeeded: what `waitForTask`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededMusicTask extends MusicTask {
+  state: "succeeded";
+  stage: "complete";
+}
+
+/**
+ * A `CoverTask` that succeeded: what `waitForCover`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededCoverTask extends CoverTask {
+  state: "succeeded";
+  completeTime: string;
+  response: CoverResponse;
+}
+
+/**
+ * A `WavTask` that succeeded: what `waitForWav`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededWavTask extends WavTask {
+  state: "succeeded";
+  completeTime: string;
+  response: WavResponse;
+}
+
+/**
+ * A `LyricsTask` that succeeded: what `waitForLyrics`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededLyricsTask extends LyricsTask {
+  state: "succeeded";
+  response: LyricsResponse;
+}
+
+/**
+ * A `VocalSeparationTask` that succeeded: what `waitForVocalSeparation`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededVocalSeparationTask extends VocalSeparationTask {
+  state: "succeeded";
+  completeTime: string;
+  response: Stems & { originData: OriginStem[] };
+}
+
+/**
+ * A `VideoTask` that succeeded: what `waitForVideo`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededVideoTask extends VideoTask {
+  state: "succeeded";
+  completeTime: string;
+  response: VideoResponse;
+}
+
+/**
+ * A `MidiTask` that succeeded: what `waitForMidi`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededMidiTask extends MidiTask {
+  state: "succeeded";
+  completeTime: string;
+  midiData: MidiData;
+}
+
+/**
+ * A `RecoveryTask` that succeeded: what `waitForRecovery`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededRecoveryTask extends RecoveryTask {
+  state: "succeeded";
+}
+
+/**
+ * A `VoiceValidationTask` that succeeded: what `waitForVoiceValidation`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededVoiceValidationTask extends VoiceValidationTask {
+  state: "succeeded";
+  validateInfo: string;
+}
+
+/**
+ * A `VoiceTask` that succeeded: what `waitForVoice`, and a create with `wait`, resolve with. What success fills in is there, not `null`.
+ */
+export interface SucceededVoiceTask extends VoiceTask {
+  state: "succeeded";
+  voiceId: string;
+}
+
 // ---- The Client's methods -------------------------------------------------------------------
 
 /**
@@ -1299,38 +1383,38 @@ export interface Client {
   /**
    * Generate music (2 tracks). Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  generate(request: GenerateRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  generate(request: GenerateRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  generate(request: GenerateRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  generate(request: GenerateRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   generate(request: GenerateRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Extend a generated track. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  extend(request: ExtendRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  extend(request: ExtendRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  extend(request: ExtendRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  extend(request: ExtendRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   extend(request: ExtendRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Cover an uploaded audio in a new style. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  uploadCover(request: UploadCoverRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  uploadCover(request: UploadCoverRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  uploadCover(request: UploadCoverRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  uploadCover(request: UploadCoverRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   uploadCover(request: UploadCoverRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Extend an uploaded audio. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  uploadExtend(request: UploadExtendRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  uploadExtend(request: UploadExtendRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  uploadExtend(request: UploadExtendRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  uploadExtend(request: UploadExtendRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   uploadExtend(request: UploadExtendRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Generate an accompaniment for an uploaded vocal or melody. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  addInstrumental(request: AddInstrumentalRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  addInstrumental(request: AddInstrumentalRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  addInstrumental(request: AddInstrumentalRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  addInstrumental(request: AddInstrumentalRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   addInstrumental(request: AddInstrumentalRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Layer generated vocals over an uploaded instrumental. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  addVocals(request: AddVocalsRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  addVocals(request: AddVocalsRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  addVocals(request: AddVocalsRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  addVocals(request: AddVocalsRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   addVocals(request: AddVocalsRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Boost a style description (answers at once; tied to V4_5). */
   boostStyle(request: BoostStyleRequest, options?: RequestOptions): Promise<StyleBoost>;
@@ -1341,24 +1425,24 @@ export interface Client {
   /**
    * Generate cover images (normally 2) for a music task. Resolves with `{ taskId }`; with `wait`, with the final `CoverTask` (as `waitForCover`).
    */
-  generateCover(request: GenerateCoverRequest, options: RequestOptions & { wait: Wait<CoverTask> }): Promise<CoverTask>;
-  generateCover(request: GenerateCoverRequest & { wait: Wait<CoverTask> }, options?: RequestOptions): Promise<CoverTask>;
+  generateCover(request: GenerateCoverRequest, options: RequestOptions & { wait: Wait<CoverTask> }): Promise<SucceededCoverTask>;
+  generateCover(request: GenerateCoverRequest & { wait: Wait<CoverTask> }, options?: RequestOptions): Promise<SucceededCoverTask>;
   generateCover(request: GenerateCoverRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and images of a cover task. */
   getCover(request: TaskQuery, options?: RequestOptions): Promise<CoverTask>;
   /**
    * Convert a track to WAV (one of taskId or audioId). Resolves with `{ taskId }`; with `wait`, with the final `WavTask` (as `waitForWav`).
    */
-  convertToWav(request: ConvertToWavRequest, options: RequestOptions & { wait: Wait<WavTask> }): Promise<WavTask>;
-  convertToWav(request: ConvertToWavRequest & { wait: Wait<WavTask> }, options?: RequestOptions): Promise<WavTask>;
+  convertToWav(request: ConvertToWavRequest, options: RequestOptions & { wait: Wait<WavTask> }): Promise<SucceededWavTask>;
+  convertToWav(request: ConvertToWavRequest & { wait: Wait<WavTask> }, options?: RequestOptions): Promise<SucceededWavTask>;
   convertToWav(request: ConvertToWavRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and URL of a WAV conversion. */
   getWav(request: TaskQuery, options?: RequestOptions): Promise<WavTask>;
   /**
    * Write lyrics from a prompt. Resolves with `{ taskId }`; with `wait`, with the final `LyricsTask` (as `waitForLyrics`).
    */
-  generateLyrics(request: GenerateLyricsRequest, options: RequestOptions & { wait: Wait<LyricsTask> }): Promise<LyricsTask>;
-  generateLyrics(request: GenerateLyricsRequest & { wait: Wait<LyricsTask> }, options?: RequestOptions): Promise<LyricsTask>;
+  generateLyrics(request: GenerateLyricsRequest, options: RequestOptions & { wait: Wait<LyricsTask> }): Promise<SucceededLyricsTask>;
+  generateLyrics(request: GenerateLyricsRequest & { wait: Wait<LyricsTask> }, options?: RequestOptions): Promise<SucceededLyricsTask>;
   generateLyrics(request: GenerateLyricsRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and texts of a lyrics task. */
   getLyrics(request: TaskQuery, options?: RequestOptions): Promise<LyricsTask>;
@@ -1367,74 +1451,74 @@ export interface Client {
   /**
    * Separate vocals and instruments into stems. Resolves with `{ taskId }`; with `wait`, with the final `VocalSeparationTask` (as `waitForVocalSeparation`).
    */
-  separateVocals(request: SeparateVocalsRequest, options: RequestOptions & { wait: Wait<VocalSeparationTask> }): Promise<VocalSeparationTask>;
-  separateVocals(request: SeparateVocalsRequest & { wait: Wait<VocalSeparationTask> }, options?: RequestOptions): Promise<VocalSeparationTask>;
+  separateVocals(request: SeparateVocalsRequest, options: RequestOptions & { wait: Wait<VocalSeparationTask> }): Promise<SucceededVocalSeparationTask>;
+  separateVocals(request: SeparateVocalsRequest & { wait: Wait<VocalSeparationTask> }, options?: RequestOptions): Promise<SucceededVocalSeparationTask>;
   separateVocals(request: SeparateVocalsRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and stems of a vocal separation. */
   getVocalSeparation(request: TaskQuery, options?: RequestOptions): Promise<VocalSeparationTask>;
   /**
    * Make a music video of a track. Resolves with `{ taskId }`; with `wait`, with the final `VideoTask` (as `waitForVideo`).
    */
-  generateVideo(request: GenerateVideoRequest, options: RequestOptions & { wait: Wait<VideoTask> }): Promise<VideoTask>;
-  generateVideo(request: GenerateVideoRequest & { wait: Wait<VideoTask> }, options?: RequestOptions): Promise<VideoTask>;
+  generateVideo(request: GenerateVideoRequest, options: RequestOptions & { wait: Wait<VideoTask> }): Promise<SucceededVideoTask>;
+  generateVideo(request: GenerateVideoRequest & { wait: Wait<VideoTask> }, options?: RequestOptions): Promise<SucceededVideoTask>;
   generateVideo(request: GenerateVideoRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and URL of a music video. */
   getVideo(request: TaskQuery, options?: RequestOptions): Promise<VideoTask>;
   /**
    * Generate a sound or loop (tempo, key). Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  generateSounds(request: GenerateSoundsRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  generateSounds(request: GenerateSoundsRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  generateSounds(request: GenerateSoundsRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  generateSounds(request: GenerateSoundsRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   generateSounds(request: GenerateSoundsRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Regenerate a window of a track, keeping the rest. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  replaceSection(request: ReplaceSectionRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  replaceSection(request: ReplaceSectionRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  replaceSection(request: ReplaceSectionRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  replaceSection(request: ReplaceSectionRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   replaceSection(request: ReplaceSectionRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Mash up two uploaded tracks into a new one. Resolves with `{ taskId }`; with `wait`, with the final `MusicTask` (as `waitForTask`).
    */
-  mashup(request: MashupRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<MusicTask>;
-  mashup(request: MashupRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<MusicTask>;
+  mashup(request: MashupRequest, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  mashup(request: MashupRequest & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
   mashup(request: MashupRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Make a persona from a generated track (answers at once). */
   generatePersona(request: GeneratePersonaRequest, options?: RequestOptions): Promise<Persona>;
   /**
    * Transcribe a vocal separation's stems to MIDI notes. Resolves with `{ taskId }`; with `wait`, with the final `MidiTask` (as `waitForMidi`).
    */
-  generateMidi(request: GenerateMidiRequest, options: RequestOptions & { wait: Wait<MidiTask> }): Promise<MidiTask>;
-  generateMidi(request: GenerateMidiRequest & { wait: Wait<MidiTask> }, options?: RequestOptions): Promise<MidiTask>;
+  generateMidi(request: GenerateMidiRequest, options: RequestOptions & { wait: Wait<MidiTask> }): Promise<SucceededMidiTask>;
+  generateMidi(request: GenerateMidiRequest & { wait: Wait<MidiTask> }, options?: RequestOptions): Promise<SucceededMidiTask>;
   generateMidi(request: GenerateMidiRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and notes of a MIDI task. */
   getMidi(request: TaskQuery, options?: RequestOptions): Promise<MidiTask>;
   /**
    * Fresh playable links for an old music task whose links expired. Resolves with `{ taskId }`; with `wait`, with the final `RecoveryTask` (as `waitForRecovery`).
    */
-  recoverAudio(request: RecoverAudioRequest, options: RequestOptions & { wait: Wait<RecoveryTask> }): Promise<RecoveryTask>;
-  recoverAudio(request: RecoverAudioRequest & { wait: Wait<RecoveryTask> }, options?: RequestOptions): Promise<RecoveryTask>;
+  recoverAudio(request: RecoverAudioRequest, options: RequestOptions & { wait: Wait<RecoveryTask> }): Promise<SucceededRecoveryTask>;
+  recoverAudio(request: RecoverAudioRequest & { wait: Wait<RecoveryTask> }, options?: RequestOptions): Promise<SucceededRecoveryTask>;
   recoverAudio(request: RecoverAudioRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and links of an audio recovery. */
   getRecovery(request: RecoveryQuery, options?: RequestOptions): Promise<RecoveryTask>;
   /**
    * Start a custom voice: get a phrase for the singer to record. Resolves with `{ taskId }`; with `wait`, with the final `VoiceValidationTask` (as `waitForVoiceValidation`).
    */
-  validateVoice(request: ValidateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<VoiceValidationTask>;
-  validateVoice(request: ValidateVoiceRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<VoiceValidationTask>;
+  validateVoice(request: ValidateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<SucceededVoiceValidationTask>;
+  validateVoice(request: ValidateVoiceRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<SucceededVoiceValidationTask>;
   validateVoice(request: ValidateVoiceRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and phrase of a voice validation. */
   getVoiceValidation(request: TaskQuery, options?: RequestOptions): Promise<VoiceValidationTask>;
   /**
    * A new phrase for a voice validation. Resolves with `{ taskId }`; with `wait`, with the final `VoiceValidationTask` (as `waitForVoiceValidation`).
    */
-  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<VoiceValidationTask>;
-  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<VoiceValidationTask>;
+  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<SucceededVoiceValidationTask>;
+  regenerateVoicePhrase(request: RegenerateVoicePhraseRequest & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<SucceededVoiceValidationTask>;
   regenerateVoicePhrase(request: RegenerateVoicePhraseRequest, options?: RequestOptions): Promise<TaskCreated>;
   /**
    * Create the custom voice from the recorded phrase. Resolves with `{ taskId }`; with `wait`, with the final `VoiceTask` (as `waitForVoice`).
    */
-  createVoice(request: CreateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceTask> }): Promise<VoiceTask>;
-  createVoice(request: CreateVoiceRequest & { wait: Wait<VoiceTask> }, options?: RequestOptions): Promise<VoiceTask>;
+  createVoice(request: CreateVoiceRequest, options: RequestOptions & { wait: Wait<VoiceTask> }): Promise<SucceededVoiceTask>;
+  createVoice(request: CreateVoiceRequest & { wait: Wait<VoiceTask> }, options?: RequestOptions): Promise<SucceededVoiceTask>;
   createVoice(request: CreateVoiceRequest, options?: RequestOptions): Promise<TaskCreated>;
   /** Status and id of a custom voice. */
   getVoice(request: TaskQuery, options?: RequestOptions): Promise<VoiceTask>;
@@ -1443,41 +1527,130 @@ export interface Client {
   /**
    * Waits for a music task to end; resolves with its final record (as `getTask`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForTask(taskId: string | TaskCreated, options?: WaitOptions<MusicTask>): Promise<MusicTask>;
+  waitForTask(taskId: string | TaskCreated, options?: WaitOptions<MusicTask>): Promise<SucceededMusicTask>;
   /**
    * Waits for a cover task to end; resolves with its final record (as `getCover`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForCover(taskId: string | TaskCreated, options?: WaitOptions<CoverTask>): Promise<CoverTask>;
+  waitForCover(taskId: string | TaskCreated, options?: WaitOptions<CoverTask>): Promise<SucceededCoverTask>;
   /**
    * Waits for a wav task to end; resolves with its final record (as `getWav`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForWav(taskId: string | TaskCreated, options?: WaitOptions<WavTask>): Promise<WavTask>;
+  waitForWav(taskId: string | TaskCreated, options?: WaitOptions<WavTask>): Promise<SucceededWavTask>;
   /**
    * Waits for a lyrics task to end; resolves with its final record (as `getLyrics`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForLyrics(taskId: string | TaskCreated, options?: WaitOptions<LyricsTask>): Promise<LyricsTask>;
+  waitForLyrics(taskId: string | TaskCreated, options?: WaitOptions<LyricsTask>): Promise<SucceededLyricsTask>;
   /**
    * Waits for a vocal separation task to end; resolves with its final record (as `getVocalSeparation`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForVocalSeparation(taskId: string | TaskCreated, options?: WaitOptions<VocalSeparationTask>): Promise<VocalSeparationTask>;
+  waitForVocalSeparation(taskId: string | TaskCreated, options?: WaitOptions<VocalSeparationTask>): Promise<SucceededVocalSeparationTask>;
   /**
    * Waits for a video task to end; resolves with its final record (as `getVideo`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForVideo(taskId: string | TaskCreated, options?: WaitOptions<VideoTask>): Promise<VideoTask>;
+  waitForVideo(taskId: string | TaskCreated, options?: WaitOptions<VideoTask>): Promise<SucceededVideoTask>;
   /**
    * Waits for a midi task to end; resolves with its final record (as `getMidi`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForMidi(taskId: string | TaskCreated, options?: WaitOptions<MidiTask>): Promise<MidiTask>;
+  waitForMidi(taskId: string | TaskCreated, options?: WaitOptions<MidiTask>): Promise<SucceededMidiTask>;
   /**
    * Waits for a recovery task to end; resolves with its final record (as `getRecovery`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForRecovery(taskId: string | TaskCreated, options?: WaitOptions<RecoveryTask>): Promise<RecoveryTask>;
+  waitForRecovery(taskId: string | TaskCreated, options?: WaitOptions<RecoveryTask>): Promise<SucceededRecoveryTask>;
   /**
    * Waits for a voice validation task to end; resolves with its final record (as `getVoiceValidation`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForVoiceValidation(taskId: string | TaskCreated, options?: WaitOptions<VoiceValidationTask>): Promise<VoiceValidationTask>;
+  waitForVoiceValidation(taskId: string | TaskCreated, options?: WaitOptions<VoiceValidationTask>): Promise<SucceededVoiceValidationTask>;
   /**
    * Waits for a voice task to end; resolves with its final record (as `getVoice`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.
    */
-  waitForVoice(taskId: string | TaskCreated, options?: WaitOptions<VoiceTask>): Promise<VoiceTask>;
+  waitForVoice(taskId: string | TaskCreated, options?: WaitOptions<VoiceTask>): Promise<SucceededVoiceTask>;
+}
+
+/**
+ * A create's request sent through a companion (`CompanionClient`): the callback URL may be left
+ * out, the companion sets its own.
+ */
+export type CompanionRequest<R> = Omit<R, "callBackUrl" | "calBackUrl"> & Partial<Pick<R, Extract<keyof R, "callBackUrl" | "calBackUrl">>>;
+
+/**
+ * A client made with `companionUrl` (`new Client({ companionUrl })`): the `Client`, except that
+ * its creates take no callback URL (the companion sets its own; see `CompanionRequest`).
+ */
+export interface CompanionClient extends Omit<Client, "generate" | "extend" | "uploadCover" | "uploadExtend" | "addInstrumental" | "addVocals" | "generateCover" | "convertToWav" | "generateLyrics" | "separateVocals" | "generateVideo" | "generateSounds" | "replaceSection" | "mashup" | "generateMidi" | "recoverAudio" | "validateVoice" | "regenerateVoicePhrase" | "createVoice"> {
+  /** Generate music (2 tracks). `callBackUrl` may be left out. */
+  generate(request: CompanionRequest<GenerateRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  generate(request: CompanionRequest<GenerateRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  generate(request: CompanionRequest<GenerateRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Extend a generated track. `callBackUrl` may be left out. */
+  extend(request: CompanionRequest<ExtendRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  extend(request: CompanionRequest<ExtendRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  extend(request: CompanionRequest<ExtendRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Cover an uploaded audio in a new style. `callBackUrl` may be left out. */
+  uploadCover(request: CompanionRequest<UploadCoverRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  uploadCover(request: CompanionRequest<UploadCoverRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  uploadCover(request: CompanionRequest<UploadCoverRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Extend an uploaded audio. `callBackUrl` may be left out. */
+  uploadExtend(request: CompanionRequest<UploadExtendRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  uploadExtend(request: CompanionRequest<UploadExtendRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  uploadExtend(request: CompanionRequest<UploadExtendRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Generate an accompaniment for an uploaded vocal or melody. `callBackUrl` may be left out. */
+  addInstrumental(request: CompanionRequest<AddInstrumentalRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  addInstrumental(request: CompanionRequest<AddInstrumentalRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  addInstrumental(request: CompanionRequest<AddInstrumentalRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Layer generated vocals over an uploaded instrumental. `callBackUrl` may be left out. */
+  addVocals(request: CompanionRequest<AddVocalsRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  addVocals(request: CompanionRequest<AddVocalsRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  addVocals(request: CompanionRequest<AddVocalsRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Generate cover images (normally 2) for a music task. `callBackUrl` may be left out. */
+  generateCover(request: CompanionRequest<GenerateCoverRequest>, options: RequestOptions & { wait: Wait<CoverTask> }): Promise<SucceededCoverTask>;
+  generateCover(request: CompanionRequest<GenerateCoverRequest> & { wait: Wait<CoverTask> }, options?: RequestOptions): Promise<SucceededCoverTask>;
+  generateCover(request: CompanionRequest<GenerateCoverRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Convert a track to WAV (one of taskId or audioId). `callBackUrl` may be left out. */
+  convertToWav(request: CompanionRequest<ConvertToWavRequest>, options: RequestOptions & { wait: Wait<WavTask> }): Promise<SucceededWavTask>;
+  convertToWav(request: CompanionRequest<ConvertToWavRequest> & { wait: Wait<WavTask> }, options?: RequestOptions): Promise<SucceededWavTask>;
+  convertToWav(request: CompanionRequest<ConvertToWavRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Write lyrics from a prompt. `callBackUrl` may be left out. */
+  generateLyrics(request: CompanionRequest<GenerateLyricsRequest>, options: RequestOptions & { wait: Wait<LyricsTask> }): Promise<SucceededLyricsTask>;
+  generateLyrics(request: CompanionRequest<GenerateLyricsRequest> & { wait: Wait<LyricsTask> }, options?: RequestOptions): Promise<SucceededLyricsTask>;
+  generateLyrics(request: CompanionRequest<GenerateLyricsRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Separate vocals and instruments into stems. `callBackUrl` may be left out. */
+  separateVocals(request: CompanionRequest<SeparateVocalsRequest>, options: RequestOptions & { wait: Wait<VocalSeparationTask> }): Promise<SucceededVocalSeparationTask>;
+  separateVocals(request: CompanionRequest<SeparateVocalsRequest> & { wait: Wait<VocalSeparationTask> }, options?: RequestOptions): Promise<SucceededVocalSeparationTask>;
+  separateVocals(request: CompanionRequest<SeparateVocalsRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Make a music video of a track. `callBackUrl` may be left out. */
+  generateVideo(request: CompanionRequest<GenerateVideoRequest>, options: RequestOptions & { wait: Wait<VideoTask> }): Promise<SucceededVideoTask>;
+  generateVideo(request: CompanionRequest<GenerateVideoRequest> & { wait: Wait<VideoTask> }, options?: RequestOptions): Promise<SucceededVideoTask>;
+  generateVideo(request: CompanionRequest<GenerateVideoRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Generate a sound or loop (tempo, key). `callBackUrl` may be left out. */
+  generateSounds(request: CompanionRequest<GenerateSoundsRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  generateSounds(request: CompanionRequest<GenerateSoundsRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  generateSounds(request: CompanionRequest<GenerateSoundsRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Regenerate a window of a track, keeping the rest. `callBackUrl` may be left out. */
+  replaceSection(request: CompanionRequest<ReplaceSectionRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  replaceSection(request: CompanionRequest<ReplaceSectionRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  replaceSection(request: CompanionRequest<ReplaceSectionRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Mash up two uploaded tracks into a new one. `callBackUrl` may be left out. */
+  mashup(request: CompanionRequest<MashupRequest>, options: RequestOptions & { wait: Wait<MusicTask> }): Promise<SucceededMusicTask>;
+  mashup(request: CompanionRequest<MashupRequest> & { wait: Wait<MusicTask> }, options?: RequestOptions): Promise<SucceededMusicTask>;
+  mashup(request: CompanionRequest<MashupRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Transcribe a vocal separation's stems to MIDI notes. `callBackUrl` may be left out. */
+  generateMidi(request: CompanionRequest<GenerateMidiRequest>, options: RequestOptions & { wait: Wait<MidiTask> }): Promise<SucceededMidiTask>;
+  generateMidi(request: CompanionRequest<GenerateMidiRequest> & { wait: Wait<MidiTask> }, options?: RequestOptions): Promise<SucceededMidiTask>;
+  generateMidi(request: CompanionRequest<GenerateMidiRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Fresh playable links for an old music task whose links expired. `callBackUrl` may be left out. */
+  recoverAudio(request: CompanionRequest<RecoverAudioRequest>, options: RequestOptions & { wait: Wait<RecoveryTask> }): Promise<SucceededRecoveryTask>;
+  recoverAudio(request: CompanionRequest<RecoverAudioRequest> & { wait: Wait<RecoveryTask> }, options?: RequestOptions): Promise<SucceededRecoveryTask>;
+  recoverAudio(request: CompanionRequest<RecoverAudioRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Start a custom voice: get a phrase for the singer to record. `callBackUrl` may be left out. */
+  validateVoice(request: CompanionRequest<ValidateVoiceRequest>, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<SucceededVoiceValidationTask>;
+  validateVoice(request: CompanionRequest<ValidateVoiceRequest> & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<SucceededVoiceValidationTask>;
+  validateVoice(request: CompanionRequest<ValidateVoiceRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** A new phrase for a voice validation. `callBackUrl` may be left out. */
+  regenerateVoicePhrase(request: CompanionRequest<RegenerateVoicePhraseRequest>, options: RequestOptions & { wait: Wait<VoiceValidationTask> }): Promise<SucceededVoiceValidationTask>;
+  regenerateVoicePhrase(request: CompanionRequest<RegenerateVoicePhraseRequest> & { wait: Wait<VoiceValidationTask> }, options?: RequestOptions): Promise<SucceededVoiceValidationTask>;
+  regenerateVoicePhrase(request: CompanionRequest<RegenerateVoicePhraseRequest>, options?: RequestOptions): Promise<TaskCreated>;
+  /** Create the custom voice from the recorded phrase. `callBackUrl` may be left out. */
+  createVoice(request: CompanionRequest<CreateVoiceRequest>, options: RequestOptions & { wait: Wait<VoiceTask> }): Promise<SucceededVoiceTask>;
+  createVoice(request: CompanionRequest<CreateVoiceRequest> & { wait: Wait<VoiceTask> }, options?: RequestOptions): Promise<SucceededVoiceTask>;
+  createVoice(request: CompanionRequest<CreateVoiceRequest>, options?: RequestOptions): Promise<TaskCreated>;
 }

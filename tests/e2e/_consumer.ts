@@ -53,3 +53,56 @@ export async function mistakes(): Promise<void> {
   // @ts-expect-error: not a model
   await client.generate({ customMode: false, instrumental: true, model: "V7", callBackUrl: "c", prompt: "p" });
 }
+
+// Through a companion, creates need no callBackUrl: the companion sets its own.
+const page = new Client({ companionUrl: "https://app.example/tunesmith", headers: { "x-session": "token" } });
+
+export async function throughCompanion(): Promise<string> {
+  const song = await page.generate(
+    { customMode: false, instrumental: true, model: "V4_5", prompt: "lo-fi beat for studying" },
+    { wait: { onProgress: (t: MusicTask) => console.log("stage:", t.stage) } },
+  );
+  const created = await page.generateLyrics({ prompt: "rain on the window" });
+  const lyrics = await page.waitForLyrics(created);
+  // @ts-expect-error: without a companion, the service needs the callback URL
+  await client.generate({ customMode: false, instrumental: true, model: "V4_5", prompt: "p" });
+  return `${song.tracks.length} ${lyrics.response.lyricsData.length}`;
+}
+
+// A waiter resolves only with a succeeded task: what success fills in needs no null check.
+export async function afterWaiting(taskId: string, audioId: string): Promise<string[]> {
+  const callBackUrl = "https://example.com/callbacks";
+  const song = await client.waitForTask(taskId);
+  const done: "complete" = song.stage;
+  const state: "succeeded" = song.state;
+  const cover = await client.generateCover({ taskId, callBackUrl }, { wait: true });
+  const wav = await client.convertToWav({ taskId, audioId, callBackUrl }, { wait: true });
+  const lyrics = await client.generateLyrics({ prompt: "p", callBackUrl }, { wait: true });
+  const stems = await client.separateVocals({ taskId, audioId, callBackUrl }, { wait: true });
+  const video = await client.generateVideo({ taskId, audioId, callBackUrl }, { wait: true });
+  const midi = await client.generateMidi({ taskId: stems.taskId, audioId: stems.response.originData[0].id, callBackUrl, wait: true });
+  const recovery = await client.recoverAudio({ sunoTaskId: taskId, callBackUrl }, { wait: true });
+  const phrase = await client.waitForVoiceValidation(taskId);
+  const voice = await client.waitForVoice(taskId);
+  return [
+    done,
+    state,
+    cover.response.images[0],
+    cover.completeTime,
+    wav.response.audioWavUrl,
+    lyrics.response.lyricsData[0].text,
+    String(stems.response.vocalUrl),
+    video.response.videoUrl,
+    midi.midiData.instruments[0].name,
+    midi.completeTime,
+    recovery.tracks[0].status,
+    phrase.validateInfo,
+    voice.voiceId,
+  ];
+}
+
+export async function beforeSuccess(taskId: string): Promise<void> {
+  const record = await client.getMidi({ taskId });
+  // @ts-expect-error: a record read before the end may have no notes yet
+  void record.midiData.instruments;
+}

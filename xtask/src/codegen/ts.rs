@@ -5,7 +5,7 @@
 use super::{http_method, quoted, request_types, HEADER};
 use std::collections::BTreeSet;
 use tunesmith_protocol::codes::ErrorKind;
-use tunesmith_protocol::endpoints::{Host, Op};
+use tunesmith_protocol::endpoints::{Host, Op, CALLBACK_FIELDS};
 use tunesmith_protocol::num;
 use tunesmith_protocol::rules::{FieldRule, Kind};
 use tunesmith_protocol::schedule;
@@ -44,10 +44,81 @@ pub fn declarations() -> String {
 
     section(&mut out, "Waiting");
     wait_options(&mut out);
+    for kind in TaskFamily::ALL {
+        succeeded(&mut out, kind);
+    }
 
     section(&mut out, "The Client's methods");
     client(&mut out);
+    companion_client(&mut out);
     out
+}
+
+/// What a succeeded task of each family has for sure: the fields its success fills in, with the
+/// type they then have (without the `null` or the absence a running task may show).
+const SUCCEEDED: &[(TaskFamily, &[(&str, &str)])] = &[
+    (TaskFamily::Music, &[("stage", "\"complete\"")]),
+    (
+        TaskFamily::Cover,
+        &[("completeTime", "string"), ("response", "CoverResponse")],
+    ),
+    (
+        TaskFamily::Wav,
+        &[("completeTime", "string"), ("response", "WavResponse")],
+    ),
+    (TaskFamily::Lyrics, &[("response", "LyricsResponse")]),
+    (
+        TaskFamily::VocalSeparation,
+        &[
+            ("completeTime", "string"),
+            ("response", "Stems & { originData: OriginStem[] }"),
+        ],
+    ),
+    (
+        TaskFamily::Video,
+        &[("completeTime", "string"), ("response", "VideoResponse")],
+    ),
+    (
+        TaskFamily::Midi,
+        &[("completeTime", "string"), ("midiData", "MidiData")],
+    ),
+    (TaskFamily::Recovery, &[]),
+    (TaskFamily::VoiceValidation, &[("validateInfo", "string")]),
+    (TaskFamily::Voice, &[("voiceId", "string")]),
+];
+
+/// `SucceededMusicTask`...: what a family's waiter, or its create with `wait`, resolves with.
+fn succeeded_name(kind: TaskFamily) -> String {
+    format!("Succeeded{}", kind.query().output().name)
+}
+
+fn succeeded(out: &mut String, kind: TaskFamily) {
+    let record = kind.query().output();
+    let (_, fields) = SUCCEEDED
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .unwrap_or_else(|| panic!("no succeeded shape for {kind:?}"));
+    out.push('\n');
+    doc(
+        out,
+        "",
+        &format!(
+            "A `{}` that succeeded: what `{}`, and a create with `wait`, resolve with. What success fills in is there, not `null`.",
+            record.name,
+            kind.waiter_name()
+        ),
+    );
+    out.push_str(&format!(
+        "export interface {} extends {} {{\n  state: \"succeeded\";\n",
+        succeeded_name(kind),
+        record.name
+    ));
+    for (name, ty) in *fields {
+        let known = record.fields.iter().any(|f| f.name == *name);
+        assert!(known, "{} has no field {name}", record.name);
+        out.push_str(&format!("  {name}: {ty};\n"));
+    }
+    out.push_str("}\n");
 }
 
 fn section(out: &mut String, title: &str) {
@@ -305,10 +376,17 @@ fn client(out: &mut String) {
                 kind.waiter_name()
             ));
             let wait = format!("{{ wait: Wait<{record}> }}");
-            signatures.push((format!("{req}, options: RequestOptions & {wait}"), record));
-            signatures.push((format!("{req} & {wait}, options?: RequestOptions"), record));
+            let done = succeeded_name(kind);
+            signatures.push((
+                format!("{req}, options: RequestOptions & {wait}"),
+                done.clone(),
+            ));
+            signatures.push((format!("{req} & {wait}, options?: RequestOptions"), done));
         }
-        signatures.push((format!("{req}, options?: RequestOptions"), op.output().name));
+        signatures.push((
+            format!("{req}, options?: RequestOptions"),
+            op.output().name.to_owned(),
+        ));
         doc(out, "  ", &text);
         for (args, resolves) in signatures {
             out.push_str(&format!("  {}({args}): Promise<{resolves}>;\n", e.name));
@@ -320,8 +398,75 @@ fn client(out: &mut String) {
         let text = format!("Waits for a {family} task to end; resolves with its final record (as `{query}`). A failure rejects with `TaskFailedError` (the failed record in `record`), the deadline with `TimeoutError`, the signal with `AbortError`.");
         doc(out, "  ", &text);
         out.push_str(&format!(
-            "  {}(taskId: string | TaskCreated, options?: WaitOptions<{record}>): Promise<{record}>;\n",
-            kind.waiter_name()
+            "  {}(taskId: string | TaskCreated, options?: WaitOptions<{record}>): Promise<{}>;\n",
+            kind.waiter_name(),
+            succeeded_name(kind)
+        ));
+    }
+    out.push_str("}\n");
+}
+
+/// The creating operations whose request takes the callback URL, and that field's name.
+fn with_callback() -> Vec<(Op, &'static str)> {
+    let creates = Op::ALL.into_iter().filter(|op| op.creates().is_some());
+    creates
+        .filter_map(|op| {
+            let fields = op.endpoint().fields.iter();
+            let field = fields
+                .map(|f| f.name)
+                .find(|n| CALLBACK_FIELDS.contains(n))?;
+            Some((op, field))
+        })
+        .collect()
+}
+
+/// `CompanionClient`: what `new Client({ companionUrl })` makes, whose creates need no callback URL.
+fn companion_client(out: &mut String) {
+    let fields = quoted(CALLBACK_FIELDS, " | ");
+    out.push_str(&format!(
+        r#"
+/**
+ * A create's request sent through a companion (`CompanionClient`): the callback URL may be left
+ * out, the companion sets its own.
+ */
+export type CompanionRequest<R> = Omit<R, {fields}> & Partial<Pick<R, Extract<keyof R, {fields}>>>;
+"#
+    ));
+    let ops = with_callback();
+    let names = quoted(
+        &ops.iter()
+            .map(|(op, _)| op.endpoint().name)
+            .collect::<Vec<_>>(),
+        " | ",
+    );
+    out.push_str(&format!(
+        "\n/**\n * A client made with `companionUrl` (`new Client({{ companionUrl }})`): the `Client`, except that\n * its creates take no callback URL (the companion sets its own; see `CompanionRequest`).\n */\nexport interface CompanionClient extends Omit<Client, {names}> {{\n"
+    ));
+    for (op, _) in ops {
+        let e = op.endpoint();
+        let kind = op.creates().expect("a create");
+        let (record, done) = (kind.query().output().name, succeeded_name(kind));
+        let req = format!(
+            "request: CompanionRequest<{}>",
+            op.request_type().expect("a request")
+        );
+        let wait = format!("{{ wait: Wait<{record}> }}");
+        doc(
+            out,
+            "  ",
+            &format!("{}. `callBackUrl` may be left out.", e.summary),
+        );
+        out.push_str(&format!(
+            "  {}({req}, options: RequestOptions & {wait}): Promise<{done}>;\n",
+            e.name
+        ));
+        out.push_str(&format!(
+            "  {}({req} & {wait}, options?: RequestOptions): Promise<{done}>;\n",
+            e.name
+        ));
+        out.push_str(&format!(
+            "  {}({req}, options?: RequestOptions): Promise<TaskCreated>;\n",
+            e.name
         ));
     }
     out.push_str("}\n");
@@ -388,7 +533,21 @@ pub fn index_entry(hand_written: &[String]) -> String {
     let mut out = String::from("/// <reference lib=\"esnext.disposable\" />\n");
     out.push_str(HEADER);
     out.push_str("// The generated class declarations use `Symbol.dispose`; the reference keeps them checking under any `lib`.\n");
-    out.push_str("export { Client, CallbackDeduper, parseCallback } from \"./tunesmith.js\";\nexport type {\n");
+    out.push_str(
+        r#"import { Client as ClientClass } from "./tunesmith.js";
+import type { ClientOptions, CompanionClient } from "./tunesmith.js";
+export { CallbackDeduper, parseCallback } from "./tunesmith.js";
+/**
+ * The client. `new Client({ companionUrl })` makes a `CompanionClient`, whose creates need no
+ * callback URL (the companion sets its own); any other options make a `Client`.
+ */
+export declare const Client: {
+  new (options: ClientOptions & { companionUrl: string; apiKey?: undefined }): CompanionClient;
+} & typeof ClientClass;
+export type Client = ClientClass;
+export type {
+"#,
+    );
     for n in names {
         out.push_str(&format!("  {n},\n"));
     }
