@@ -37,13 +37,34 @@ return text`;
 const ttl = (ms) => String(Math.max(1, Math.ceil(ms)));
 
 /**
+ * The methods of a node-redis client (v4 or later) that the store calls.
+ * @typedef {object} RedisClient
+ * @property {(script: string, options: { keys: string[], arguments: string[] }) => Promise<unknown>} eval
+ * @property {(key: string) => Promise<string | null>} get
+ * @property {(key: string, value: string, options: { PX: number, NX?: boolean }) => Promise<string | null>} set
+ * @property {(key: string) => Promise<number>} del
+ * @property {(key: string, member: string) => Promise<number>} zRem
+ * @property {(key: string, start: number, stop: number) => Promise<string[]>} lRange
+ * @property {() => RedisSubscriber} duplicate
+ */
+/**
+ * The methods of the connection the store subscribes on (node-redis).
+ * @typedef {object} RedisSubscriber
+ * @property {boolean} isOpen
+ * @property {() => Promise<unknown>} connect
+ * @property {(channel: string, listener: (message: string) => void) => Promise<unknown>} subscribe
+ * @property {(channel: string) => Promise<unknown>} unsubscribe
+ * @property {() => Promise<unknown>} quit
+ */
+
+/**
  * A store on a node-redis client (v4 or later) that the application created and connected: the
  * package adds no dependency. Writes go through `client`; subscriptions need a connection of their
  * own, `subscriber` (by default `client.duplicate()`, connected on first use).
- * @param {{ client: any, subscriber?: any, prefix?: string }} options
+ * @param {{ client: RedisClient, subscriber?: RedisSubscriber, prefix?: string }} options
  * @returns {CompanionStore}
  */
-export function redisStore({ client, subscriber, prefix = "tunesmith:" } = /** @type {{ client: any }} */ ({})) {
+export function redisStore({ client, subscriber, prefix = "tunesmith:" } = /** @type {{ client: RedisClient }} */ ({})) {
   if (!client || typeof client.eval !== "function") {
     throw new TypeError("redisStore needs { client }: a connected node-redis client");
   }
@@ -51,7 +72,7 @@ export function redisStore({ client, subscriber, prefix = "tunesmith:" } = /** @
   /** @param {string} script @param {string[]} keys @param {string[]} args */
   const run = (script, keys, args) => client.eval(script, { keys: keys.map(k), arguments: args });
   let sub = subscriber;
-  /** @type {Promise<any> | undefined} */
+  /** @type {Promise<RedisSubscriber> | undefined} */
   let subReady;
   /** @type {Map<string, { listeners: Set<(message: string) => void>, ready: Promise<unknown> }>} */
   const channels = new Map();
@@ -76,7 +97,7 @@ export function redisStore({ client, subscriber, prefix = "tunesmith:" } = /** @
       await client.del(k(key));
     },
     async incr(key, ttlMs) {
-      const [count, left] = await run(INCR, [key], [ttl(ttlMs)]);
+      const [count, left] = /** @type {[number, number]} */ (await run(INCR, [key], [ttl(ttlMs)]));
       return { count: Number(count), ttlMs: Number(left) > 0 ? Number(left) : ttlMs };
     },
     async addMember(key, member, ttlMs, max = Infinity) {
