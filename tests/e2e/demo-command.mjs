@@ -50,7 +50,9 @@ test("a taken port is reported by number, with the --port switch, before any bui
     const t0 = Date.now();
     const { code, err } = await xtask(["demo", "--port", String(port), "--upload-port", String(freePort)]);
     assert(code !== 0, "failed");
-    assert(err.includes(`port ${port}`) && err.includes("--port"), `message:\n${err}`);
+    assert(err.includes(`port ${port} (--port)`), `message:\n${err}`);
+    // One message: the three ports a second demo can run on.
+    assert(/`cargo xtask demo --port \d+ --upload-port \d+ --companion-port \d+`/.test(err), `three free ports suggested:\n${err}`);
     assert(Date.now() - t0 < 60000, "reported before building");
   } finally {
     await new Promise((r) => taken.close(r));
