@@ -1,6 +1,7 @@
 // The waiters of a client with `companionUrl`: they follow the task on the companion's event stream
-// (one record query at the end, for the final record), reconnect with Last-Event-ID when the stream
-// drops, and poll through the companion when it stays down. Each stage is reported once and in
+// (a record query at the start, the record each pushed stage is laid over, and one at the end, for
+// the final record), reconnect with Last-Event-ID when the stream drops, and poll through the
+// companion when it stays down. Each stage is reported once and in
 // order, the final one always, by the rules of the client's own waiters (generated into
 // server/routes.js). Loaded on first use: a page without a companion never downloads it.
 import { Client as WasmClient } from "./tunesmith.js";
@@ -33,10 +34,31 @@ function rank(family, record) {
   return isFinal(record?.state) ? MUSIC_STAGE_RANK.complete : (MUSIC_STAGE_RANK[record?.stage] ?? 0);
 }
 
-/** What `onProgress` gets for a pushed event: the record's state, stage and the event's data. */
-function recordOf(event) {
-  const { family, code, msg, ...record } = event;
-  return record;
+/** A music task's service status at a pushed stage, as its record would say it. */
+const MUSIC_STATUS = { text: "TEXT_SUCCESS", first: "FIRST_SUCCESS" };
+
+/**
+ * What `onProgress` gets for a pushed event: the family's record (the last one read), with the
+ * event's state, stage and data laid over it, so that it has the record's every field.
+ */
+function merge(family, record, event) {
+  const { family: _family, code: _code, msg: _msg, taskId: _taskId, stage, state, ...data } = event;
+  const merged = { ...record, state };
+  if (family === "music") {
+    const tracks = data.tracks ?? record.tracks;
+    return { ...merged, stage, status: MUSIC_STATUS[stage] ?? record.status, tracks, response: { ...record.response, sunoData: tracks } };
+  }
+  for (const [key, value] of Object.entries(data)) if (key in record) merged[key] = value;
+  return merged;
+}
+
+/** The task's record, by its family's status query; null when the query fails. */
+function query(client, family, taskId, signal) {
+  // The family's status query, naming the task its own way (`taskId`, or recovery's `task_id`).
+  const q = QUERY_OF[family];
+  return WasmClient.prototype[q.operation]
+    .call(client, { [q.taskIds[0] ?? "taskId"]: taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
+    .catch(() => null);
 }
 
 class ProgressThrew {
@@ -72,9 +94,10 @@ async function* events(body) {
 
 /**
  * Follows `taskId` on the stream until its final event, the deadline, the signal, or the stream
- * staying down; reports each new stage. The caller's waiter then makes the final query.
+ * staying down; hands each of the task's events but the final one to `pushed`, and each record a
+ * stall made it read to `read`. The caller's waiter then makes the final query.
  */
-async function follow(client, companion, family, taskId, { signal, deadline, stallMs, early }, report) {
+async function follow(client, companion, family, taskId, { signal, deadline, stallMs }, pushed, read) {
   let lastId = 0;
   let drops = 0;
   for (;;) {
@@ -108,14 +131,10 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
         if (id !== null) lastId = id;
         watch();
         if (event.taskId !== taskId) continue;
-        if (isFinal(event.state)) {
-          // Success is reported as it is pushed (the final record's query, which resolves the
-          // wait, takes tens of milliseconds more); a failure ends the wait without a report,
-          // as the client's own waiters do.
-          if (event.state === "succeeded" && early) report(recordOf(event));
-          return;
-        }
-        report(recordOf(event));
+        // The final record comes from the waiter's query, which reports a success (a failure ends
+        // the wait without a report, as the client's own waiters do).
+        if (isFinal(event.state)) return;
+        await pushed(event);
       }
     } catch (e) {
       if (e instanceof ProgressThrew) throw e;
@@ -128,13 +147,9 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
     }
     if (stalled) {
       // No event for a while: look once, then listen again from the last event.
-      // The family's status query, naming the task its own way (`taskId`, or recovery's `task_id`).
-      const query = QUERY_OF[family];
-      const record = await WasmClient.prototype[query.operation]
-        .call(client, { [query.taskIds[0] ?? "taskId"]: taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
-        .catch(() => null);
+      const record = await query(client, family, taskId, signal);
       if (record && isFinal(record.state)) return;
-      if (record) report(record);
+      if (record) read(record);
       continue;
     }
     if (++drops > MAX_RECONNECTS) return;
@@ -172,18 +187,27 @@ export async function waitPushed(client, companion, family, taskRef, options) {
     reached = r;
     progress(record);
   };
+  // The last record read: each pushed event is laid over it, so that `onProgress` gets the
+  // family's record in push mode as when polling (`pending` included, from the first read).
+  let current = null;
+  const read = (record) => report((current = record));
   try {
-    // A waiter reports success as it is pushed; watchTask (`final: "record"`) yields the final
-    // record itself, as its last value.
-    const early = opts.final !== "record";
-    await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS, early }, report);
+    const first = await query(client, family, taskId, opts.signal);
+    if (first && !isFinal(first.state)) read(first);
+    if (!first || !isFinal(first.state)) {
+      const pushed = async (event) => {
+        current ??= await query(client, family, taskId, opts.signal);
+        if (current) read(merge(family, current, event));
+      };
+      const stallMs = opts.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
+      await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs }, pushed, read);
+    }
   } catch (e) {
     if (e instanceof ProgressThrew) throw e.error;
     throw e;
   }
   const left = Math.max(1, deadline - Date.now());
-  const { final: _final, ...waiterOptions } = opts;
-  return waiter.call(client, taskId, { ...waiterOptions, timeoutMs: left, onProgress: report }).catch((e) => {
+  return waiter.call(client, taskId, { ...opts, timeoutMs: left, onProgress: report }).catch((e) => {
     throw e instanceof ProgressThrew ? e.error : e;
   });
 }
@@ -231,7 +255,7 @@ export async function* watch(client, companion, [taskRef, options]) {
   const signal = options?.signal;
   if (signal?.aborted) stop.abort();
   signal?.addEventListener?.("abort", () => stop.abort(), { once: true });
-  const opts = { ...(options ?? {}), final: "record", signal: stop.signal, onProgress: (record) => (queue.push(record), wake?.()) };
+  const opts = { ...(options ?? {}), signal: stop.signal, onProgress: (record) => (queue.push(record), wake?.()) };
   waitPushed(client, companion, "music", taskRef, opts).then(
     () => ((outcome = { done: true }), wake?.()),
     (error) => ((outcome = { error }), wake?.()),

@@ -11,10 +11,10 @@ export interface ClientOptions {
   /**
    * A companion server (`tunesmith/server`) that holds the key: requests go to `{companionUrl}/music`
    * and `/upload` (so `baseUrl`, `uploadUrl` and `apiKey` are not used), cookies go along, and the
-   * waiters and `watchTask` follow the task on the companion's event stream: each stage is pushed
-   * (`onProgress` gets the event's fields: taskId, state, stage and the family's data, success
-   * included, as soon as it is pushed) and one query fetches the final record, which the waiter
-   * resolves with and `watchTask` yields last. When the stream drops, they reconnect
+   * waiters and `watchTask` follow the task on the companion's event stream: one query reads the
+   * record (`pending` is reported, as when polling), each stage is pushed (`onProgress` gets the
+   * family's record, the pushed state, stage and data laid over it) and one query fetches the final
+   * record, which is reported, the waiter resolves with and `watchTask` yields last. When the stream drops, they reconnect
    * (missing nothing) and, if it stays down, poll through the companion. An empty string counts as
    * not set.
    */
