@@ -89,7 +89,7 @@ test("a page gets every stage pushed through the companion, with no key", async 
     return { taskId: task.taskId, state: task.state, tracks: task.tracks.length, stages: window.stages };
   }, GENERATE);
   aliceTask = result.taskId;
-  assert(JSON.stringify(result.stages) === JSON.stringify(["text", "first", "complete"]), `stages ${JSON.stringify(result.stages)}`);
+  assert(JSON.stringify(result.stages) === JSON.stringify(["pending", "text", "first", "complete"]), `stages ${JSON.stringify(result.stages)}`);
   assert(result.state === "succeeded" && result.tracks === 2, JSON.stringify(result));
 });
 
@@ -138,7 +138,7 @@ test("after kill -9 and a restart of the companion, the page reconnects and gets
   const result = await page.evaluate(() => window.done);
   const stages = await page.evaluate(() => window.stages);
   assert(!result.error && result.state === "succeeded" && result.tracks === 2, JSON.stringify(result));
-  assert(JSON.stringify(stages) === JSON.stringify(["text", "first", "complete"]), `stages ${JSON.stringify(stages)}`);
+  assert(JSON.stringify(stages) === JSON.stringify(["pending", "text", "first", "complete"]), `stages ${JSON.stringify(stages)}`);
 });
 
 test("the key is in no request, response, storage or console line of the pages, nor the companion's log", async () => {
