@@ -22,7 +22,8 @@ usage: cargo lab <command> [flags]   (or cargo xtask <command>)
                          bundle (each figure beside a baseline measured in the same run)
   chaos [--only SECTION[,SECTION..]] [--fuzz-inputs N] [--kills N] [--scale F] [--seed N]
                          reliability probes, each figure against its goal (not part of `test`):
-                         fuzz, kill, hostile, secrets, node (tests/chaos/*.mjs at CHAOS_SCALE F)
+                         fuzz, kill, hostile, secrets, node (tests/chaos/*.mjs at CHAOS_SCALE F),
+                         companion, boundaries (one of those scripts each)
 ";
 
 fn main() -> ExitCode {

@@ -25,8 +25,19 @@ pub struct Options {
 }
 
 /// `companion` runs the companion's probes alone (tests/chaos/companion.mjs, in the secrets probe),
-/// which `node` runs among the other scripts.
-const SECTIONS: [&str; 6] = ["fuzz", "kill", "hostile", "secrets", "node", "companion"];
+/// and `boundaries` the probes of what one user may reach of another's or of the machine
+/// (tests/chaos/boundaries.mjs), both of which `node` runs among the other scripts.
+const SECTIONS: [&str; 7] = [
+    "fuzz",
+    "kill",
+    "hostile",
+    "secrets",
+    "node",
+    "companion",
+    "boundaries",
+];
+/// The sections that are one Node script each, named as the script.
+const SCRIPT_SECTIONS: [&str; 2] = ["companion", "boundaries"];
 
 /// Goals of the full run.
 pub const FUZZ_INPUTS_GOAL: u64 = 10_000_000;
@@ -72,17 +83,21 @@ pub fn run(opts: &Options) -> Result<bool> {
                     .map(|f| f.figures(&mut figures, &settings))
             }
             // The Node scripts run inside the secrets probe, so their output is scanned too.
-            ("secrets" | "node" | "companion", Some(bin)) if !ran_secrets => {
+            ("secrets" | "node" | "companion" | "boundaries", Some(bin)) if !ran_secrets => {
                 ran_secrets = true;
+                let named: Vec<&'static str> = SCRIPT_SECTIONS
+                    .into_iter()
+                    .filter(|s| sections.contains(s))
+                    .collect();
                 let scripts = if sections.contains(&"node") {
                     Some(secrets::Scripts {
                         scale: opts.scale,
                         only: None,
                     })
                 } else {
-                    sections.contains(&"companion").then_some(secrets::Scripts {
+                    (!named.is_empty()).then_some(secrets::Scripts {
                         scale: opts.scale,
-                        only: Some("companion"),
+                        only: Some(named),
                     })
                 };
                 secrets::run(

@@ -12,17 +12,20 @@ use std::time::Duration;
 
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(8 * 60);
 
-/// Runs every script (or the one named `only`) with `env`; returns everything they printed (the
+/// Runs every script (or those named in `only`) with `env`; returns everything they printed (the
 /// secrets probe scans it).
 pub fn run(
     env: &[(&'static str, OsString)],
     scale: f64,
-    only: Option<&str>,
+    only: Option<&[&str]>,
     figures: &mut Figures,
 ) -> Result<Vec<String>> {
     let mut scripts = node_scripts(&crate::root().join("tests").join("chaos"))?;
-    if let Some(name) = only {
-        scripts.retain(|s| s.file_stem().is_some_and(|stem| stem == name));
+    if let Some(names) = only {
+        scripts.retain(|s| {
+            s.file_stem()
+                .is_some_and(|stem| names.iter().any(|n| stem == *n))
+        });
     }
     if scripts.is_empty() {
         println!("no tests/chaos/*.mjs scripts yet: the Node checks are skipped");

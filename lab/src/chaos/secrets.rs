@@ -62,8 +62,8 @@ fn start_logged(bin: &Path, args: &[OsString], logs: &Path) -> Result<Logged> {
 /// Which Node chaos scripts run, and at what CHAOS_SCALE.
 pub struct Scripts {
     pub scale: f64,
-    /// One script by name (`companion`), or every one.
-    pub only: Option<&'static str>,
+    /// The scripts by name (`companion`, `boundaries`), or every one.
+    pub only: Option<Vec<&'static str>>,
 }
 
 /// How the key is driven: the built package in Node (and the chaos scripts at a CHAOS_SCALE), or
@@ -135,7 +135,12 @@ pub fn run(bin: &Path, sandbox: &Path, clients: Clients, figures: &mut Figures) 
         }
         outputs.push(output);
         if let Some(scripts) = scripts {
-            outputs.extend(node::run(&env, scripts.scale, scripts.only, figures)?);
+            outputs.extend(node::run(
+                &env,
+                scripts.scale,
+                scripts.only.as_deref(),
+                figures,
+            )?);
         }
     }
     outputs.extend(raw_calls(&emulator, &secret));
