@@ -29,7 +29,7 @@ pub struct Settings {
     /// The emulator's `--read-timeout-ms`: well inside `slow_secs`, so a held trickle is a defect.
     pub read_timeout_ms: u64,
     pub huge_bytes: usize,
-    /// Bounds, chosen after measuring (README, "Reliability").
+    /// Bounds, chosen after measuring (docs/reliability.md).
     pub rss_bound_mb: f64,
     pub sockets_bound: usize,
     pub latency_bound_ms: f64,
