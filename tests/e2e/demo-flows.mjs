@@ -19,6 +19,7 @@ async function requests(filter) {
   return requests.filter(filter);
 }
 const sentTo = (op) => requests((r) => r.op === op);
+const balance = async () => (await (await fetch(`${emu.music}/api/v1/generate/credit`, { headers: { authorization: `Bearer ${emu.key}` } })).json()).data;
 
 async function record(path, taskId) {
   const res = await fetch(`${emu.music}${path}?taskId=${taskId}`, { headers: { authorization: `Bearer ${emu.key}` } });
@@ -117,11 +118,19 @@ test("a song to work on: custom mode with lyrics, followed to the end; the studi
   assert(options.length === 2, `the studio offers the song's two tracks: ${options}`);
 });
 
-flow("stems: split_stem separates the track into stems, each with a player that plays", async () => {
+flow("stems: split_stem separates the track into stems, each with a player that plays, at the price shown", async () => {
+  // split_stem is preselected: its price, not the two-stem one, is shown from the start.
+  const shown = await page.textContent("#tool-stems .tool-cost");
+  await page.selectOption("#stems-form [name=type]", "separate_vocal");
+  const twoStems = await page.textContent("#tool-stems .tool-cost");
   await page.selectOption("#stems-form [name=type]", "split_stem");
+  assert(shown === "10 credits" && twoStems === "5 credits", `prices shown: split_stem ${shown}, separate_vocal ${twoStems}`);
+  assert((await page.textContent("#tool-stems .tool-cost")) === "10 credits", "the price follows the type back");
   assert(await page.isHidden("#stems-form [data-field=stemName]"), "the instrument picker shows only with the advanced type");
+  const before = await balance();
   await page.click("#stems-go");
   await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  assert(before - (await balance()) === 10, `charged ${before - (await balance())} credits for the 10 shown`);
   const names = await page.$$eval("#stems .stem-name", (ns) => ns.map((n) => n.textContent));
   assert(names.length >= 3, `several stems: ${names}`);
   const played = await eachPlays("#stems audio");
@@ -269,7 +278,16 @@ flow("replace section: a 7 s window replaced; the new song is followed and plays
   await dragWave(4, 11);
   assert((await page.textContent("#replace-err-infillEndS")) === "", "a new selection clears the error");
   const before = await page.textContent("#task-id");
+  const lyrics = await page.inputValue("#replace-form [name=fullLyrics]");
+  // The song on show is the persona's: its lyrics, and its title marked once.
+  assert(lyrics === "Velvet voice in the dark\nSing me home", `the whole song's lyrics to start from: ${lyrics}`);
+  const titled = await page.inputValue("#replace-form [name=title]");
+  assert(/\S \(new section\)$/.test(titled), `the title to start from: ${titled}`);
   await page.click("#replace-go");
+  // The new song on show: the tool still says what it is doing.
+  await until((b) => document.querySelector("#task-id").textContent !== b, before);
+  const replacing = await page.textContent("#replace-status");
+  assert(/^Replacing \d+\.\d\d s to \d+\.\d\d s/.test(replacing), `the status while the new song is made: "${replacing}"`);
   const id = await waitNewTaskComplete(before);
   const sent = (await sentTo("replaceSection")).at(-1);
   assert(sent?.code === 200, `replaceSection answered ${sent?.code}`);
@@ -277,6 +295,11 @@ flow("replace section: a 7 s window replaced; the new song is followed and plays
   await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
   await shotOf(".layout", "flows-3b-replaced.png");
   assert(id !== songId, "a new task");
+  // Ready for the next replace: the title says "(new section)" once, the whole lyrics are the song's.
+  const title = await page.inputValue("#replace-form [name=title]");
+  assert(title === titled, `the next replace's title: ${title}, after ${titled}`);
+  const next = await page.inputValue("#replace-form [name=fullLyrics]");
+  assert(next === lyrics, `the next replace's whole lyrics: ${next}`);
 });
 
 flow("sounds: a loop at 92 BPM in A minor plays with <audio loop>, its tempo and key shown", async () => {
@@ -327,6 +350,59 @@ flow("recovery: fresh links for the first song, each one playing", async () => {
   const played = await eachPlays("#recovered audio");
   assert(played >= 1, "a recovered track plays");
   await shotOf("#tool-recovery", "flows-9-recovery.png");
+});
+
+flow("players know their length before they are played; stem players are wide enough to seek", async () => {
+  // Every player with a file, played or not: its metadata loaded, so it shows its length, not 0:00.
+  await page.waitForFunction(() => [...document.querySelectorAll("audio[src]")].every((a) => a.readyState >= 1 && Number.isFinite(a.duration) && a.duration > 0), null, { timeout: 15000 })
+    .catch(() => {});
+  const players = await page.$$eval("audio[src]", (as) => as.map((a) => ({ id: a.id || a.closest("[id]")?.id, ready: a.readyState, duration: a.duration, preload: a.preload })));
+  const unknown = players.filter((p) => !(p.ready >= 1 && Number.isFinite(p.duration) && p.duration > 0));
+  assert(players.length >= 6 && unknown.length === 0, `players without their length: ${JSON.stringify(unknown)}`);
+  const widths = await page.$$eval("#stems audio", (as) => as.map((a) => a.getBoundingClientRect().width));
+  assert(widths.length >= 1 && widths.every((w) => w >= 280), `stem players' widths: ${widths}`);
+  await page.locator("#tool-stems").scrollIntoViewIfNeeded();
+  await shotOf("#tool-stems", "flows-polish-stems.png");
+  await shotOf("#tool-mashup", "flows-polish-mashup.png");
+  // The mashup's file pickers: the page's buttons, not the browser's default grey one.
+  const picker = await page.$eval("#mashup-file-0", (i) => {
+    const b = getComputedStyle(i, "::file-selector-button");
+    return { radius: parseFloat(b.borderTopLeftRadius), cursor: b.cursor };
+  });
+  assert(picker.radius >= 8 && picker.cursor === "pointer", `the file picker's button: ${JSON.stringify(picker)}`);
+});
+
+flow("two tracks are told apart as Track 1 and Track 2, on their cards and in the pickers", async () => {
+  const numbers = await page.$$eval(".track .t-num", (ns) => ns.map((n) => n.textContent));
+  assert(JSON.stringify(numbers) === JSON.stringify(["Track 1", "Track 2"]), `cards: ${numbers}`);
+  const options = await page.$$eval("#studio-track option", (os) => os.map((o) => o.textContent));
+  assert(/Track 1/.test(options[0]) && /Track 2/.test(options[1]), `the studio's picker: ${options}`);
+  await shotOf("#task-card", "flows-polish-tracks.png");
+});
+
+flow("a checkbox is named by its label's name, not its whole aside; the recovery speaks the page's words", async () => {
+  await page.check("#mashup-form [name=customMode]");
+  await page.fill("#mashup-form [name=style]", "");
+  await page.click("#mashup-go");
+  await page.waitForSelector("#mashup-err-style:not(:empty)");
+  const message = await page.textContent("#mashup-err-style");
+  assert(/Custom mode is true/.test(message) && !/are mine/.test(message), `message: ${message}`);
+  await page.uncheck("#mashup-form [name=customMode]");
+  const words = await page.$$eval("#recovered li", (lis) => lis.map((li) => li.textContent));
+  assert(words.length >= 1 && words.every((w) => !/\bsuccess\b/i.test(w)), `recovered tracks: ${words}`);
+  assert(!/\bsuccess\b/i.test(await page.textContent("#recovery-status")), `status: ${await page.textContent("#recovery-status")}`);
+});
+
+flow("the request sample reads as JavaScript: keys unquoted", async () => {
+  const code = await page.textContent("#code");
+  assert(/^\s+[A-Za-z_$][\w$]*: /m.test(code) && !/"[A-Za-z_$][\w$]*":/.test(code), `sample:\n${code}`);
+});
+
+flow("every button's accessible name holds its visible text (WCAG 2.5.3)", async () => {
+  const named = await page.$$eval("button[aria-label]", (bs) => bs.map((b) => ({ label: b.getAttribute("aria-label"), text: b.innerText.trim() })));
+  assert(named.some((b) => /MIDI piano roll/.test(b.text)), "a stem's MIDI button is on the page");
+  const bad = named.filter((b) => /[a-z]/i.test(b.text) && !b.label.toLowerCase().includes(b.text.replace(/^[^a-z0-9]+/i, "").toLowerCase()));
+  assert(bad.length === 0, `names without their visible text: ${JSON.stringify(bad)}`);
 });
 
 flow("the studio on a phone: no horizontal scroll", async () => {

@@ -39,6 +39,28 @@ function entry(family, text, how) {
     how ? el("span", { className: "how small muted", textContent: ` · ${how}` }) : null);
 }
 
+/** Words for the integer `successFlag` of the families that have one (the others write words). */
+const FLAGS = {
+  cover: { 0: "PENDING", 1: "SUCCESS", 2: "GENERATING", 3: "FAILED" },
+  midi: { 0: "PENDING", 1: "SUCCESS", 2: "CREATE_TASK_FAILED", 3: "GENERATE_MIDI_FAILED" },
+};
+
+/**
+ * A family's record as the panel lists it, from its declared fields, polled or pushed alike: the
+ * normalized `state`, then the service's own word for it (a music task's stage, a recovery's code,
+ * the `successFlag` of the others, a lyrics task's `status`). A field the record lacks is left out,
+ * never printed as "undefined".
+ */
+export function stateOf(family, record) {
+  const state = record?.state ?? "unknown";
+  if (family === "music") return record?.stage ? `${record.stage} (${state})` : state;
+  let word = null;
+  if (family === "recovery") word = record?.code != null ? `code ${record.code}` : null;
+  else if (record?.successFlag != null) word = `successFlag ${FLAGS[family]?.[record.successFlag] ?? record.successFlag}`;
+  else if (record?.status != null) word = `status ${record.status}`;
+  return word ? `${state} (${word})` : state;
+}
+
 /** A state the client got (`onProgress`), labelled with how it came (`how`: "queried" for a query). */
 export function logState(family, text, how = stateSource()) {
   appendToLog($("#states"), entry(family, text, how));

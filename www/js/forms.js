@@ -11,7 +11,7 @@ import { refreshCredits } from "./credits.js";
 import { callOptions, describeOperation } from "./service.js";
 import { on, set, state } from "./store.js";
 import { openTask } from "./task.js";
-import { sourceErrors } from "./upload.js";
+import { notAudioSource, sourceErrors } from "./upload.js";
 
 const form = () => $("#op-form");
 /** Fields a form does not show: the source comes from its panel, the callback URL from Settings. */
@@ -56,7 +56,12 @@ function render() {
   }
   $("#go").textContent = op.label;
   const credits = op.described.credits;
-  $("#cost").textContent = [op.source === "upload" ? "Uses the uploaded file" : null, credits != null ? `${credits} credits` : null].filter(Boolean).join(" · ");
+  $("#cost").textContent = [
+    op.source === "upload" ? "Uses the uploaded file" : null,
+    credits != null ? `${credits} credits` : null,
+    // The service charges when it takes the task, before it reads the source.
+    op.source === "upload" && credits ? "charged even if the file is not usable audio" : null,
+  ].filter(Boolean).join(" · ");
   updateCode();
 }
 
@@ -107,13 +112,35 @@ function collect() {
   return request;
 }
 
+/** Code in a literal: written as is (`file.downloadUrl`), not as a string. */
+class Code {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
+/** `value` as JavaScript source, as a person writes it: keys unquoted where they are names. */
+function jsLiteral(value, indent = "") {
+  if (value instanceof Code) return value.text;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    return value.length ? `[\n${value.map((v) => `${inner}${jsLiteral(v, inner)}`).join(",\n")},\n${indent}]` : "[]";
+  }
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value);
+    const key = (k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+    return entries.length ? `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${jsLiteral(v, inner)}`).join(",\n")},\n${indent}}` : "{}";
+  }
+  return JSON.stringify(value);
+}
+
 function updateCode() {
   const op = current();
   if (!op) return;
   const request = collect();
-  if (op.source === "upload" && !state.upload) request.uploadUrl = "<file.downloadUrl>";
+  if (op.source === "upload" && !state.upload) request.uploadUrl = new Code("file.downloadUrl");
   $("#code").textContent =
-    `const { taskId } = await client.${op.name}(${JSON.stringify(request, null, 2)});\n` +
+    `const { taskId } = await client.${op.name}(${jsLiteral(request)});\n` +
     `const task = await client.waitForTask(taskId, { onProgress: (t) => show(t.stage, t.tracks) });`;
 }
 
@@ -123,7 +150,7 @@ function refreshTrackChoices() {
   if (select?.tagName !== "SELECT") return;
   const tracks = [...(state.task?.tracks.values() ?? [])];
   const chosen = select.value || state.chosenTrack;
-  const options = tracks.map((t) => el("option", { value: t.id, textContent: `${t.title || "Untitled"} · ${formatDuration(t.duration)} · ${t.id.slice(0, 8)}` }));
+  const options = tracks.map((t, i) => el("option", { value: t.id, textContent: `${t.title || "Untitled"} · Track ${i + 1} · ${formatDuration(t.duration)} · ${t.id.slice(0, 8)}` }));
   options.unshift(el("option", { value: "", textContent: tracks.length ? "Pick a track of the song on show" : "No track yet: make a song, or open one from Your tasks" }));
   select.replaceChildren(...options);
   if (tracks.some((t) => t.id === chosen)) select.value = chosen;
@@ -160,6 +187,12 @@ async function submit() {
   try {
     // The package checks the request before anything is sent; every broken field is shown at once.
     await checkRequest(op.name, request, op.described);
+    // The service takes the credits before it reads the source: a file that is not audio is
+    // refused here, before it costs anything.
+    if (op.source === "upload" && state.upload) {
+      const refusal = await notAudioSource(state.upload, op.described.credits);
+      if (refusal) throw Object.assign(new Error(refusal), { kind: "validation", field: "uploadUrl", rule: "audio" });
+    }
     const { taskId } = await state.client[op.name](request, callOptions());
     go.disabled = false;
     go.classList.remove("busy");

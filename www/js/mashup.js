@@ -42,7 +42,7 @@ async function upload(slot, file) {
     });
     uploads[slot] = done;
     out.replaceChildren(`✓ ${done.originalName || done.fileName} · ${formatBytes(done.fileSize)} `,
-      el("audio", { controls: true, preload: "none", src: done.downloadUrl, className: "player", attrs: { "aria-label": `Play ${done.originalName || "track"} ${slot + 1}` } }));
+      el("audio", { controls: true, preload: "metadata", src: done.downloadUrl, className: "player", attrs: { "aria-label": `Play ${done.originalName || "track"} ${slot + 1}` } }));
     out.dataset.done = "true";
   } catch (error) {
     out.textContent = "";

@@ -2,7 +2,7 @@
 // `originData`), followed with `waitForMidi`; the notes drawn as a piano roll (pianoroll.js), with
 // "Play along": the stem plays and a playhead crosses the roll, lighting the notes it meets.
 import { $ } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
 import { describeRoll, drawPianoRoll } from "./pianoroll.js";
 import { callOptions, describeOperation, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
@@ -64,7 +64,7 @@ export function transcribe({ separation, stem, audio, button }) {
     say(`Listening to the ${stem?.name ?? "stems"} for notes…`);
     const midi = await state.client.waitForMidi(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logState("midi", `successFlag ${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("midi", stateOf("midi", r)),
     });
     show(midi, stem, audio);
     say(`${midi.midiData?.instruments.reduce((n, i) => n + i.notes.length, 0) ?? 0} notes.`);

@@ -1,10 +1,10 @@
 // The tracks of the task on show, each with its player (the first plays as soon as it can), a
 // WAV conversion and "Extend this", which picks the track as the source of the next operation.
 import { $, el, formatDuration } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
 import { alertPlace, showError } from "./messages.js";
 import { callOptions, pollSchedule } from "./service.js";
-import { set, state } from "./store.js";
+import { keep, kept, set, state } from "./store.js";
 
 const cards = new Map();
 let autoplayed = false;
@@ -31,6 +31,8 @@ export function showTrack(task, track) {
 
 function trackCard(task, track) {
   const img = el("img", { className: "art", alt: "", width: 96, height: 96, decoding: "async" });
+  // Two tracks of one song often share a title: their number tells them apart.
+  const number = el("span", { className: "t-num small", textContent: `Track ${cards.size + 1}` });
   const title = el("h3", { className: "t-title" });
   const tags = el("p", { className: "t-tags small muted" });
   const dur = el("span", { className: "t-dur small" });
@@ -41,7 +43,7 @@ function trackCard(task, track) {
   const extendButton = el("button", { type: "button", className: "btn ghost small extend", textContent: "Extend this" });
   const root = el("article", { className: "track", dataset: { id: track.id } },
     el("div", { className: "art-wrap" }, img),
-    el("div", { className: "t-meta" }, title, tags, el("p", { className: "small muted" }, "Duration ", dur), sound),
+    el("div", { className: "t-meta" }, number, title, tags, el("p", { className: "small muted" }, "Duration ", dur), sound),
     audio,
     el("div", { className: "t-actions" }, wavButton, extendButton, wavOut));
   const card = {
@@ -72,8 +74,17 @@ function trackCard(task, track) {
     if (!Number.isFinite(task.tracks.get(track.id)?.duration)) dur.textContent = formatDuration(audio.duration);
   });
   wavButton.addEventListener("click", () => convertWav(task, track.id, wavButton, wavOut));
+  // Converted earlier (before a reload, or when the task was last open): the link, not the button.
+  const made = kept(task.id)?.wavs?.[track.id];
+  if (made) showWav(task, track.id, made, wavButton, wavOut);
   extendButton.addEventListener("click", () => set("chosenTrack", track.id));
   return card;
+}
+
+function showWav(task, audioId, url, button, out) {
+  const title = task.tracks.get(audioId)?.title || "track";
+  out.replaceChildren(el("a", { href: url, className: "wav-link", download: `${title}.wav`, textContent: "⬇ Download WAV" }));
+  button.hidden = true;
 }
 
 async function convertWav(task, audioId, button, out) {
@@ -86,11 +97,11 @@ async function convertWav(task, audioId, button, out) {
     logCreated("wav", `${taskId.slice(0, 8)}…`);
     const wav = await state.client.waitForWav(taskId, {
       signal: task.abort.signal, ...pollSchedule(),
-      onProgress: (record) => logState("wav", `${record.successFlag} (${record.state})`),
+      onProgress: (record) => logState("wav", stateOf("wav", record)),
     });
-    const title = task.tracks.get(audioId)?.title || "track";
-    out.replaceChildren(el("a", { href: wav.response?.audioWavUrl, className: "wav-link", download: `${title}.wav`, textContent: "⬇ Download WAV" }));
-    button.hidden = true;
+    const url = wav.response?.audioWavUrl;
+    keep(task.id, { wavs: { ...kept(task.id)?.wavs, [audioId]: url } });
+    showWav(task, audioId, url, button, out);
   } catch (error) {
     out.textContent = "";
     button.disabled = false;

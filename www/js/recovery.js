@@ -2,7 +2,7 @@
 // tasks, or pasted), followed with `waitForRecovery` (the service's own envelope, 201 while it
 // runs), each recovered track with a player on its fresh `audio_url`, or the record's own error.
 import { $, el } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
 import { checkTool, collectFields, runTool, toolFields, toolForm } from "./studio.js";
@@ -11,6 +11,8 @@ const FIELDS = ["sunoTaskId"];
 const form = () => $("#recovery-form");
 let described = null;
 let abort = null;
+/** A recovered track's `status`, in the page's words. */
+const STATUS_WORDS = { success: "· a fresh link", failed: "· no fresh link" };
 
 function render() {
   described = toolFields($("#recovery-fields"), "recoverAudio", {
@@ -43,14 +45,14 @@ function recover() {
     say("Asking for fresh links…");
     const task = await state.client.waitForRecovery(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logState("recovery", `code ${r.code} (${r.state})`),
+      onProgress: (r) => logState("recovery", stateOf("recovery", r)),
     });
     $("#recovered").replaceChildren(...task.tracks.map((t) => el("li", { className: "stem", dataset: { id: t.id, status: t.status } },
-      el("div", { className: "stem-head" }, el("strong", { textContent: t.title || t.id }), el("span", { className: "small muted", textContent: ` ${t.status}` })),
+      el("div", { className: "stem-head" }, el("strong", { textContent: t.title || t.id }), el("span", { className: "small muted", textContent: ` ${STATUS_WORDS[t.status] ?? t.status}` })),
       t.audio_url
         ? el("audio", { controls: true, preload: "metadata", src: t.audio_url, className: "player", attrs: { "aria-label": `Play ${t.title || "the recovered track"}` } })
         : el("p", { className: "field-error", textContent: t.error ?? "" }))));
-    say(`${task.msg || "Done"}: ${task.tracks.filter((t) => t.audio_url).length} of ${task.tracks.length} tracks playable again.`);
+    say(`${task.tracks.filter((t) => t.audio_url).length} of ${task.tracks.length} tracks playable again.`);
   });
 }
 

@@ -30,20 +30,28 @@ function render() {
   fill(source());
 }
 
-/** The chosen track's own words, as starting values; a window chosen on another track goes. */
-function fill({ track }) {
+const NEW_SECTION = " (new section)";
+
+/**
+ * The chosen track's own words, as starting values; a window chosen on another track goes. The
+ * status line stays while a replace runs: its new song becoming the chosen track is its progress.
+ */
+function fill({ track, task }) {
   const f = form().elements;
   if (!f.title) return;
   for (const name of ["infillStartS", "infillEndS"]) {
     f[name].value = "";
     clearFieldError(name, form());
   }
-  $("#replace-status").textContent = "";
+  if (!$("#replace-go").classList.contains("busy")) $("#replace-status").textContent = "";
   if (!track) return;
-  f.title.value = track.title ? `${track.title} (new section)` : "";
+  // A replaced song's title already says so: once, however many times it is replaced.
+  const title = (track.title ?? "").split(NEW_SECTION).join("").trim();
+  f.title.value = title ? `${title}${NEW_SECTION}` : "";
   f.tags.value = track.tags ?? "";
-  // An instrumental has no lyrics of its own: after the change, the window's are the song's.
-  f.fullLyrics.value = track.prompt || f.prompt.value;
+  // A replaced song's track holds the window's lyrics only: the whole song's are those its request
+  // gave. An instrumental has no lyrics of its own: after the change, the window's are the song's.
+  f.fullLyrics.value = task?.request?.fullLyrics || track.prompt || f.prompt.value;
 }
 
 function showWindow({ start, end }, { typed = false } = {}) {
@@ -162,7 +170,7 @@ function replace() {
     await checkTool("replaceSection", request, described);
     const created = await state.client.replaceSection(request, callOptions());
     say(`Replacing ${request.infillStartS.toFixed(2)} s to ${request.infillEndS.toFixed(2)} s: follow it in Your song.`);
-    await openTask(created.taskId, { op: "replaceSection", title: request.title || null, created: true });
+    await openTask(created.taskId, { op: "replaceSection", title: request.title || null, created: true, request });
     if (state.task?.id === created.taskId) say("Done: the new version plays in Your song.");
   });
 }

@@ -94,6 +94,22 @@ export function describeOperation(doc, name) {
   return null;
 }
 
+/**
+ * The credits one call of `name` with `request` costs, or null when the document does not say. A
+ * vocal separation's `x-credits` is its two-stem price; the document's description names the types
+ * that cost more ("Costs: ... (split_stem and split_stem_advanced separations 10)").
+ */
+export function priceOf(doc, name, request = {}) {
+  const base = describeOperation(doc, name)?.credits ?? null;
+  if (name !== "separateVocals" || !request.type) return base;
+  const dearer = /\(([^()]*?) separations (\d+)\)/.exec(doc?.info?.description ?? "");
+  if (!dearer) return base;
+  return dearer[1].split(/,\s*|\s+and\s+/).includes(request.type) ? Number(dearer[2]) : base;
+}
+
+/** "free", "1 credit", "10 credits". */
+export const creditsText = (n) => (n === 0 ? "free" : `${n} ${n === 1 ? "credit" : "credits"}`);
+
 /** The answer codes an operation documents ("Codes: 200 success; 429 insufficient credits; ..."). */
 function answerCodes(op) {
   const text = Object.values(op.responses ?? {}).map((r) => r?.description ?? "").join(" ");

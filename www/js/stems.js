@@ -3,9 +3,9 @@
 // with its own player. A stem the service lists with an id (`originData`) can be transcribed to
 // MIDI and drawn as a piano roll (midi.js).
 import { $, el, formatDuration } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
 import { transcribe } from "./midi.js";
-import { callOptions, pollSchedule } from "./service.js";
+import { callOptions, creditsText, pollSchedule, priceOf } from "./service.js";
 import { on, state } from "./store.js";
 import { checkTool, collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
 
@@ -31,9 +31,14 @@ function render() {
   if (described) syncStemName();
 }
 
-/** `stemName` goes with the advanced type only (the description says so): shown only then. */
+/**
+ * `stemName` goes with the advanced type only (the description says so): shown only then. The
+ * price follows the type: a split into instruments costs more than vocals and instrumental.
+ */
 function syncStemName() {
   const f = form().elements;
+  const price = priceOf(state.service, "separateVocals", { type: f.type?.value });
+  if (price != null) $("#tool-stems .tool-cost").textContent = creditsText(price);
   const advanced = f.type?.value === ADVANCED;
   const wrap = form().querySelector("[data-field=stemName]");
   if (wrap) wrap.hidden = !advanced;
@@ -56,7 +61,7 @@ function showStems(record) {
     const audio = el("audio", { controls: true, preload: "metadata", src: stem.url, className: "player", attrs: { "aria-label": `Play the ${stem.name} stem` } });
     const actions = el("div", { className: "row" });
     if (stem.id) {
-      const midi = el("button", { type: "button", className: "btn small midi-btn", textContent: "MIDI piano roll", attrs: { "aria-label": `MIDI of the ${stem.name} stem` } });
+      const midi = el("button", { type: "button", className: "btn small midi-btn", textContent: "MIDI piano roll", attrs: { "aria-label": `MIDI piano roll of the ${stem.name} stem` } });
       midi.addEventListener("click", () => transcribe({ separation: record, stem, audio, button: midi }));
       actions.append(midi);
     }
@@ -88,7 +93,7 @@ function separate() {
     say("Separating…");
     const record = await state.client.waitForVocalSeparation(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logState("stems", `${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("stems", stateOf("stems", r)),
     });
     showStems(record);
     const count = stemsOf(record).length;

@@ -18,7 +18,10 @@ export const state = {
   chosenTrack: null,
   /** The task followed in the task panel: { id, op, started, abort, tracks: Map<id, Track> }. */
   task: null,
-  /** This browser's music tasks, newest first: [{ id, op, title, at }]. */
+  /**
+   * This browser's music tasks, newest first: [{ id, op, title, at, covers?, wavs? }], with what was
+   * made for each (its cover images; its WAV files by track id), shown again when it is reopened.
+   */
   history: [],
 };
 
@@ -34,4 +37,13 @@ export function set(key, value) {
 export function on(key, fn) {
   if (!listeners.has(key)) listeners.set(key, new Set());
   listeners.get(key).add(fn);
+}
+
+/** This browser's entry for music task `taskId` (history), or null. */
+export const kept = (taskId) => state.history.find((h) => h.id === taskId) ?? null;
+
+/** Adds what was made for one of this browser's tasks (`{ covers }`, `{ wavs }`) to its entry. */
+export function keep(taskId, patch) {
+  if (!kept(taskId)) return;
+  set("history", state.history.map((h) => (h.id === taskId ? { ...h, ...patch } : h)));
 }

@@ -8,7 +8,7 @@ import { $, el, fieldLabels, formatDuration } from "./dom.js";
 import { field } from "./fields.js";
 import { checkRequest } from "./check.js";
 import { alertPlace, clearErrorsOnEdit, clearFieldErrors, showError } from "./messages.js";
-import { describeOperation } from "./service.js";
+import { creditsText, describeOperation } from "./service.js";
 import { on, state } from "./store.js";
 
 const picker = () => $("#studio-track");
@@ -73,7 +73,7 @@ function refreshPicker() {
   const list = tracks.map((t) => `${t.id}:${t.title}:${t.duration}`).join("|");
   if (list === lastList) return notify();
   lastList = list;
-  const options = tracks.map((t) => el("option", { value: t.id, textContent: `${t.title || "Untitled"} · ${formatDuration(t.duration)} · ${t.id.slice(0, 8)}` }));
+  const options = tracks.map((t, i) => el("option", { value: t.id, textContent: `${t.title || "Untitled"} · Track ${i + 1} · ${formatDuration(t.duration)} · ${t.id.slice(0, 8)}` }));
   if (!options.length) options.push(el("option", { value: "", textContent: "No track yet: make a song, or open one from Your tasks" }));
   select.replaceChildren(...options);
   if (tracks.some((t) => t.id === chosen)) select.value = chosen;
@@ -112,7 +112,7 @@ export function describeTool(section, described) {
   const blurb = section?.querySelector(".tool-blurb");
   if (blurb && described) blurb.textContent = described.summary;
   const cost = section?.querySelector(".tool-cost");
-  if (cost && described?.credits != null) cost.textContent = described.credits === 0 ? "free" : `${described.credits} ${described.credits === 1 ? "credit" : "credits"}`;
+  if (cost && described?.credits != null) cost.textContent = creditsText(described.credits);
 }
 
 /** The values of the fields `names` of `form`, typed as the description says. */

@@ -1,12 +1,12 @@
 // The "Your song" panel: the task on show, followed through its stages on a timeline (polled, or
 // pushed by the companion); its tracks (players.js) and covers (covers.js) appear as they are made.
 import { $, $$ } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
-import { resetCovers } from "./covers.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
+import { resetCovers, showCovers } from "./covers.js";
 import { alertPlace, showError } from "./messages.js";
 import { resetTracks, showTrack } from "./players.js";
 import { pollSchedule } from "./service.js";
-import { set, state } from "./store.js";
+import { kept, set, state } from "./store.js";
 
 const STAGES = ["pending", "text", "first", "complete"];
 const WORDS = { pending: "queued", text: "arrangement written, making audio…", first: "first track ready, finishing the rest…", complete: "done" };
@@ -43,9 +43,9 @@ function markFailed() {
 }
 
 function remember(task) {
-  // An entry keeps the time its task was made, whenever it is reopened.
-  const at = state.history.find((h) => h.id === task.id)?.at ?? task.at;
-  const entry = { id: task.id, op: task.op, title: task.title, at };
+  // An entry keeps the time its task was made, and what was made for it, whenever it is reopened.
+  const old = kept(task.id);
+  const entry = { ...old, id: task.id, op: task.op, title: task.title, at: old?.at ?? task.at };
   set("history", [entry, ...state.history.filter((h) => h.id !== task.id)]);
 }
 
@@ -60,10 +60,21 @@ function soundOf(record) {
   }
 }
 
+/** The request a record was made from (its JSON-encoded `param`), or null. */
+function requestOf(record) {
+  try {
+    const param = JSON.parse(record.param || "null");
+    return param && typeof param === "object" ? param : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The music record as polled: its stage on the timeline, its tracks as players. */
 function showRecord(task, record) {
   if (!task.op && record.operationType) task.op = record.operationType;
   task.sound = soundOf(record) ?? task.sound;
+  task.request = requestOf(record) ?? task.request;
   if (!task.title && record.tracks?.[0]?.title) {
     task.title = record.tracks[0].title;
     if (state.history.some((h) => h.id === task.id)) remember(task);
@@ -81,12 +92,13 @@ function showRecord(task, record) {
 /**
  * Shows a music task and follows it to its end: one just created (`created`), or one of this
  * browser's earlier tasks reopened by id. Resolves when the task ends or another one is shown.
- * `sound`: a sound's `{ loop, tempo, key }` as requested, until its record says.
+ * `sound`: a sound's `{ loop, tempo, key }` as requested, until its record says; `request`: the
+ * request the task was made from, until its record's `param` says.
  */
-export async function openTask(taskId, { op = null, title = null, created = false, sound = null } = {}) {
+export async function openTask(taskId, { op = null, title = null, created = false, sound = null, request = null } = {}) {
   state.task?.abort.abort();
   const task = {
-    id: taskId, op, title, sound, at: new Date().toISOString(), started: performance.now(), abort: new AbortController(),
+    id: taskId, op, title, sound, request, at: new Date().toISOString(), started: performance.now(), abort: new AbortController(),
     tracks: new Map(), seen: new Set(),
     // When the task was made (epoch ms; from its record when reopened), and the last stage it had
     // reached before this page watched it (-1: none, for a task just created).
@@ -99,6 +111,8 @@ export async function openTask(taskId, { op = null, title = null, created = fals
   $("#extras").hidden = true;
   resetTracks();
   resetCovers();
+  // Covers made for it earlier are shown, not offered (and charged) again; its WAV files too (players.js).
+  if (kept(taskId)?.covers?.length) showCovers(kept(taskId).covers, { earlier: true });
   for (const li of $("#timeline").children) {
     li.dataset.state = "";
     $("time", li).textContent = "";
@@ -124,7 +138,7 @@ export async function openTask(taskId, { op = null, title = null, created = fals
         task.at = new Date(made).toISOString();
       }
       task.before = record.state === "succeeded" || record.state === "failed" ? STAGES.length : STAGES.indexOf(record.stage);
-      logState("music", `${record.stage} (${record.state})`, "queried");
+      logState("music", stateOf("music", record), "queried");
       showRecord(task, record);
       remember(task);
       if (record.state === "failed") throw Object.assign(new Error(record.errorMessage || "the task failed"), { kind: "task_failed", taskStatus: record.status, errorMessage: record.errorMessage });
@@ -136,7 +150,7 @@ export async function openTask(taskId, { op = null, title = null, created = fals
       // Called with the record itself, once per state change (WaitOptions.onProgress).
       onProgress: (record) => {
         if (state.task !== task) return;
-        logState("music", `${record.stage} (${record.state})`);
+        logState("music", stateOf("music", record));
         showRecord(task, record);
       },
     });

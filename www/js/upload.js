@@ -32,16 +32,21 @@ function setProgress(fraction, text) {
 /** The audio formats the page recognises by their first bytes (names as a musician knows them). */
 const FORMATS = "WAV, MP3, M4A, AAC, Ogg, FLAC, WebM or AIFF";
 
-/** The audio format the first bytes `b` open, or null: the bytes decide, not the name or type. */
+/**
+ * The audio format the first bytes `b` open, or null: the bytes decide, not the name or type. Each
+ * signature is held to the bytes after it too, so that a text that starts with "ID3" is still text.
+ */
 function audioFormat(b) {
   const ascii = (at, s) => [...s].every((c, i) => b[at + i] === c.charCodeAt(0));
   if (ascii(0, "RIFF") && ascii(8, "WAVE")) return "WAV";
-  if (ascii(0, "ID3")) return "MP3";
+  // ID3v2: version 2 to 4, revision 0, then a size of four 7-bit bytes.
+  if (ascii(0, "ID3")) return b[3] >= 2 && b[3] <= 4 && b[4] === 0 && [6, 7, 8, 9].every((i) => b[i] < 0x80) ? "MP3" : null;
   // An MPEG audio frame's sync word; layer bits 00 mark AAC in an ADTS stream.
   if (b[0] === 0xff && (b[1] & 0xe0) === 0xe0) return (b[1] & 0x06) === 0 ? "AAC" : "MP3";
   if (ascii(0, "OggS")) return "Ogg";
   if (ascii(0, "fLaC")) return "FLAC";
-  if (ascii(4, "ftyp")) return "M4A";
+  // An MP4 file's first box (`ftyp`), whose size fits in far fewer than 32 bits.
+  if (ascii(4, "ftyp") && b[0] === 0 && b[1] === 0) return "M4A";
   if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return "WebM";
   if (ascii(0, "FORM") && (ascii(8, "AIFF") || ascii(8, "AIFC"))) return "AIFF";
   return null;
@@ -52,10 +57,40 @@ function audioFormat(b) {
  * null when it is audio. Read before any operation is offered on it, so nothing is sent or charged.
  */
 export async function notAudio(file) {
-  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+  const head = new Uint8Array(await file.slice(0, HEAD).arrayBuffer());
   if (audioFormat(head)) return null;
   const type = file.type ? ` (${file.type})` : "";
   return `${file.name}${type} is not an audio file: its bytes are not those of a ${FORMATS} file. Nothing was sent.`;
+}
+
+/** How many bytes open a file enough to tell its format. */
+const HEAD = 16;
+
+/**
+ * Why an uploaded file (`UploadedFile`) cannot be the source of an audio operation, or null: its
+ * first bytes, read back from its download URL, are not audio (a file uploaded some other way than
+ * this panel's, which checks the bytes before uploading). `credits`: what the operation would cost,
+ * which the service charges even when the source turns out not to be audio.
+ */
+export async function notAudioSource(upload, credits) {
+  let head;
+  try {
+    const res = await fetch(upload.downloadUrl, { headers: { range: `bytes=0-${HEAD - 1}` }, cache: "no-store" });
+    const reader = res.ok ? res.body?.getReader() : null;
+    if (!reader) return null;
+    const { value } = await reader.read();
+    reader.cancel().catch(() => {});
+    head = value ?? new Uint8Array();
+  } catch {
+    // Unreadable from this page: the service decides.
+    return null;
+  }
+  if (audioFormat(head)) return null;
+  const name = upload.originalName || upload.fileName || "The uploaded file";
+  const type = upload.mimeType ? ` (${upload.mimeType})` : "";
+  const price = credits ? ` (${credits} credits here)` : "";
+  return `${name}${type} is not an audio file: its bytes are not those of a ${FORMATS} file. Nothing was sent: `
+    + `the service charges for a task whose source file fails${price}. Upload an audio file.`;
 }
 
 function forget() {

@@ -1,7 +1,7 @@
 // The music video of the chosen track: `generateVideo` (with the optional author and watermark the
 // description lists), followed with `waitForVideo`, shown in a `<video>` with a download link.
 import { $, el } from "./dom.js";
-import { logCreated, logState } from "./callbacks.js";
+import { logCreated, logState, stateOf } from "./callbacks.js";
 import { callOptions, pollSchedule } from "./service.js";
 import { on, state } from "./store.js";
 import { checkTool, collectFields, runTool, source, toolFields, toolForm } from "./studio.js";
@@ -31,7 +31,7 @@ function make() {
     say("Filming…");
     const task = await state.client.waitForVideo(created.taskId, {
       signal: abort.signal, ...pollSchedule(),
-      onProgress: (r) => logState("video", `${r.successFlag} (${r.state})`),
+      onProgress: (r) => logState("video", stateOf("video", r)),
     });
     const url = task.response?.videoUrl ?? "";
     const video = $("#video-player");
