@@ -268,6 +268,9 @@ await part("mcpMemory", async () => {
   const one = await mcpPost(d, user, call);
   figures.inlineAnswerBytes = one.text.length;
   figures.inlineAnswerStatus = one.status;
+  // The load is real only if the answer carries the audio itself.
+  goals.inlineAnswerCarriesAudio = atLeast((one.text.match(/"type":"audio"/g) ?? []).length, 1);
+  if (!goals.inlineAnswerCarriesAudio.met) figures.inlineAnswerStart = one.text.slice(0, 400);
   const idleD = await d.rssMb();
   const unread = [];
   const peakD = await peakRss(d, async () => {
