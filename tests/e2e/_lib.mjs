@@ -190,8 +190,9 @@ export async function packTarball() {
   return { tarball, size: (await stat(tarball)).size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path) };
 }
 
-/** A fresh project folder with `files` written and the tarball installed as a dependency. */
-export async function freshProject(name, tarball, files, extra = {}) {
+/** A fresh project folder with `files` written and the tarball (or a folder) installed as a
+ * dependency, `npm install` given `npmArgs` too. */
+export async function freshProject(name, tarball, files, extra = {}, npmArgs = []) {
   const dir = await mkdtemp(join(tmpdir(), `tunesmith-${name}-`));
   const pkg = { name: `tunesmith-${name}-check`, private: true, type: "module", dependencies: { tunesmith: `file:${tarball}` }, ...extra };
   await writeFile(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
@@ -199,7 +200,7 @@ export async function freshProject(name, tarball, files, extra = {}) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  await sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir });
+  await sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...npmArgs], { cwd: dir });
   return dir;
 }
 

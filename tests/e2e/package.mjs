@@ -3,7 +3,7 @@
 // build in Chromium; publint on the installed package; tsc --noEmit --strict on a TypeScript consumer.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ROOT, assert, browser, emulator, ensureTools, freshProject, packTarball, runTests, serveStatic, sh, test, watchConsole, wav } from "./_lib.mjs";
+import { PKG, ROOT, assert, browser, emulator, ensureTools, freePort, freshProject, packTarball, runTests, serveStatic, sh, test, watchConsole, wav } from "./_lib.mjs";
 
 const tools = await ensureTools();
 const emu = await emulator();
@@ -226,6 +226,34 @@ test("Vite app: vite build, then the built app in Chromium", async () => {
   const server = await serveStatic(join(dir, "dist"));
   closers.push(server.close);
   sameAsExpected(await resultOfPage(`${server.url}/?${query}`, "vite"), "vite");
+});
+
+// The READMEs' install lines, in Vite's dev server (not only `vite build`): the tarball, and the
+// folder with --install-links. A plain folder install is a symlink whose .wasm Vite refuses (403).
+test("Vite dev server: the app runs from the tarball, and from the folder installed with --install-links", async () => {
+  const { spawn } = await import("node:child_process");
+  for (const [how, source, npmArgs] of [["tarball", pack.tarball, []], ["folder", PKG, ["--install-links"]]]) {
+    const dir = await freshProject(`vite-dev-${how}`, source, {
+      "smoke.js": smokeSource,
+      "index.html": `<!doctype html><meta charset="utf-8"><title>vite dev</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>`,
+      "main.js": BROWSER_MAIN('import * as tunesmith from "tunesmith";'),
+    }, {}, npmArgs);
+    const port = await freePort();
+    const vite = spawn(process.execPath, [tools.bin("vite", "bin/vite.js"), "--host", "127.0.0.1", "--port", String(port), "--strictPort"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let said = "";
+    vite.stdout.on("data", (c) => { said += c; });
+    vite.stderr.on("data", (c) => { said += c; });
+    try {
+      const ready = Date.now() + 60000;
+      while (!said.includes(`${port}`) && Date.now() < ready && vite.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+      assert(said.includes(`${port}`), `vite dev (${how}) did not start:\n${said}`);
+      const requested = [];
+      sameAsExpected(await resultOfPage(`http://127.0.0.1:${port}/?${query}`, `vite dev (${how})`, requested), `vite dev (${how})`);
+      assert(requested.some((u) => u.endsWith(".wasm") || u.includes(".wasm?")), `vite dev (${how}): the page fetched a .wasm: ${requested.join(", ")}`);
+    } finally {
+      vite.kill();
+    }
+  }
 });
 
 test("publint finds nothing to fix in the installed package", async () => {
