@@ -30,11 +30,14 @@ export class ValidationError extends TunesmithError {
 /**
  * The service answered with an error code. `kind` is read per endpoint family: 429 means insufficient
  * credits on the generation endpoints and a rate limit on the cover endpoints; 405 and 430 are rate
- * limits; 455 is maintenance.
+ * limits; 455 is maintenance. A refusal of the companion server (`tunesmith/server`) is read by the
+ * cause it names: its 429s (`rate_limited`, `too_many_requests`, `too_many_tasks`) are `rate_limited`.
  */
 export class ApiError extends TunesmithError {
   readonly kind: ServiceErrorKind;
   readonly code: number;
+  /** The wait the answer's `Retry-After` (or `Retry-After-Ms`) asked for, in milliseconds, else null. */
+  readonly retryAfterMs: number | null;
 }
 
 /** No answer: connection refused, DNS, CORS, offline. `cause` holds the runtime's error. */

@@ -42,6 +42,11 @@ impl Error {
         );
         set(&props, "retryable", Some(JsValue::from_bool(d.retryable)));
         set(&props, "attempts", Some(JsValue::from(d.attempts)));
+        set(
+            &props,
+            "retryAfterMs",
+            d.retry_after_ms.map(|ms| JsValue::from_f64(ms as f64)),
+        );
         set(&props, "field", d.field.as_deref().map(JsValue::from));
         set(&props, "rule", d.rule.map(JsValue::from));
         let cause = match d.cause {

@@ -96,10 +96,18 @@ impl Error {
         };
         let kind = codes::classify(table, number).unwrap_or(ErrorKind::Server);
         let meaning = codes::meaning(table, number);
-        let detail = if service_msg.is_empty() || service_msg == meaning {
-            String::new()
+        // A message that starts with the meaning's label ("Unauthorized: missing ... token") says
+        // it better alone than after it ("Unauthorized: ...: Unauthorized: ...").
+        let label = tunesmith_protocol::text::before_any(meaning, b":");
+        let repeats = service_msg
+            .get(..label.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(label));
+        let (meaning, detail) = if service_msg.is_empty() || service_msg == meaning {
+            (meaning, String::new())
+        } else if repeats {
+            (service_msg, String::new())
         } else {
-            tunesmith_protocol::text!(": ", service_msg)
+            (meaning, tunesmith_protocol::text!(": ", service_msg))
         };
         let mut e = Error::new(
             ClientErrorKind::Service(kind),
@@ -116,6 +124,27 @@ impl Error {
             ),
         );
         e.code = code;
+        e.status = Some(status);
+        e
+    }
+
+    /// The companion server refused (HTTP `status`), naming its cause in `error`
+    /// (`codes::companion`): `msg` is its own sentence.
+    pub(crate) fn companion(operation: &str, error: &str, msg: &str, status: u16) -> Self {
+        let (kind, advice) = codes::companion(error, status);
+        let mut e = Error::new(
+            ClientErrorKind::Service(kind),
+            tunesmith_protocol::text!(
+                operation,
+                " was refused by the companion (",
+                error,
+                "): ",
+                msg,
+                ". ",
+                advice
+            ),
+        );
+        e.code = Some(i64::from(status));
         e.status = Some(status);
         e
     }

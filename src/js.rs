@@ -72,6 +72,8 @@ extern "C" {
     // thousand the module's memory is corrupt.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
     fn object_entries(v: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(v: &JsValue) -> Result<js_sys::Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = assign)]
     fn object_assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
@@ -348,6 +350,12 @@ impl Arg {
             }
         }
         Ok(Some(items))
+    }
+
+    /// The own enumerable keys of an object (`Object.keys`: no getter runs).
+    pub fn keys(&self) -> Result<Vec<String>, Error> {
+        let keys = object_keys(&self.value).map_err(|e| unreadable(self.name, e))?;
+        Ok(keys.iter().filter_map(|k| k.as_string()).collect())
     }
 
     /// The own enumerable `[key, value]` pairs of an object (`Object.entries`), at most

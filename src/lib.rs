@@ -233,9 +233,11 @@ fn check_request(op: Op, request: &JsValue) -> Result<(), Error> {
     let fields = JsFields::new(request);
     let verdict = op.validate(&fields);
     fields.verdict()?;
-    verdict?;
-    for (key, _) in Arg::new(request.clone(), "request").entries()? {
-        rules::check_known(op.endpoint().fields, &key)?;
+    let keys = Arg::new(request.clone(), "request").entries()?;
+    let known = op.endpoint().fields;
+    verdict.map_err(|e| rules::name_near_miss(known, e, keys.iter().map(|(k, _)| k.as_str())))?;
+    for (key, _) in &keys {
+        rules::check_known(known, key)?;
     }
     Ok(())
 }

@@ -17,6 +17,9 @@ impl Config {
                 "Client options must be an object, e.g. new Client({ apiKey })",
             ));
         }
+        if !options.is_absent() {
+            refuse_unknown(options)?;
+        }
         let api_key = read_api_key(&options.field("apiKey")?)?;
         let base_url = read_url(&options.field("baseUrl")?, DEFAULT_BASE_URL)?;
         let upload_url = read_url(&options.field("uploadUrl")?, DEFAULT_UPLOAD_URL)?;
@@ -70,6 +73,41 @@ impl Config {
             fetch,
         })
     }
+}
+
+/// Every option of `new Client(...)` (`companionUrl` is the JavaScript entry's, passed on as given).
+const OPTIONS: [&str; 11] = [
+    "apiKey",
+    "companionUrl",
+    "baseUrl",
+    "uploadUrl",
+    "serviceSegment",
+    "timeoutMs",
+    "uploadTimeoutMs",
+    "maxRetries",
+    "headers",
+    "fetch",
+    "dangerouslyAllowBrowser",
+];
+
+/// Refuses an option the client does not have: ignored, a misspelt one (`apikey`) would leave
+/// the client without its key, its URL or its timeout, and say nothing.
+fn refuse_unknown(options: &Arg) -> Result<(), Error> {
+    for name in options.keys()? {
+        if OPTIONS.contains(&name.as_str()) {
+            continue;
+        }
+        let near = tunesmith_protocol::rules::nearest(OPTIONS.into_iter(), &name)
+            .map(|known| tunesmith_protocol::text!(" (did you mean `", known, "`?)"))
+            .unwrap_or_default();
+        return Err(Error::configuration(tunesmith_protocol::text!(
+            "`",
+            name,
+            "` is not a Client option",
+            near
+        )));
+    }
+    Ok(())
 }
 
 /// A page with a DOM: code (and a key in it) is visible to its users. Workers and Node are not counted.

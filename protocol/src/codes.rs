@@ -221,6 +221,32 @@ pub fn meaning(table: CodeTable, code: i64) -> &'static str {
     }
 }
 
+/// A refusal of the companion server (`tunesmith/server`), which names its cause in the answer's
+/// `error` (`{code, msg, error}`; the service's own envelopes have no such field): the kind and the
+/// advice for it. The word decides where the status would mislead (the companion's 429 is a rate
+/// limit, where the music table's is "insufficient credits"); other words go by the HTTP status.
+pub fn companion(error: &str, status: u16) -> (ErrorKind, &'static str) {
+    use ErrorKind::*;
+    match error {
+        "rate_limited" | "too_many_requests" | "too_many_tasks" | "too_many_streams" | "busy" => {
+            (RateLimited, RateLimited.advice())
+        }
+        "unauthorized" => (
+            Unauthorized,
+            "Sign in again: the companion did not accept the session",
+        ),
+        "operation_not_allowed" => (Invalid, "Add it to the companion's `allow` option"),
+        "not_found" => (
+            NotFound,
+            "Check the id: the companion knows no such task of this user",
+        ),
+        _ => {
+            let kind = classify(CodeTable::Upload, i64::from(status)).unwrap_or(Server);
+            (kind, kind.advice())
+        }
+    }
+}
+
 /// The code a table uses for `kind` (the emulator answers with it).
 pub const fn code_for(table: CodeTable, kind: ErrorKind) -> i64 {
     use ErrorKind::*;
@@ -274,6 +300,19 @@ mod tests {
         assert_eq!(classify(CodeTable::Music, 200), None);
         assert_eq!(classify(CodeTable::Music, 503), Some(ErrorKind::Server));
         assert_eq!(classify(CodeTable::Music, 418), Some(ErrorKind::Invalid));
+    }
+
+    #[test]
+    fn companion_refusals_read_their_word_before_their_status() {
+        assert_eq!(companion("too_many_tasks", 429).0, ErrorKind::RateLimited);
+        assert_eq!(companion("rate_limited", 429).0, ErrorKind::RateLimited);
+        assert_eq!(companion("unauthorized", 401).0, ErrorKind::Unauthorized);
+        assert!(companion("operation_not_allowed", 403)
+            .1
+            .contains("`allow`"));
+        assert_eq!(companion("not_found", 404).0, ErrorKind::NotFound);
+        assert_eq!(companion("validation", 400).0, ErrorKind::Invalid);
+        assert_eq!(companion("service_unreachable", 502).0, ErrorKind::Server);
     }
 
     #[test]

@@ -225,18 +225,8 @@ pub fn check_known(rules: &[FieldRule], name: &str) -> Result<(), ValidationErro
     if rules.iter().any(|r| r.name == name) {
         return Ok(());
     }
-    let closest = rules
-        .iter()
-        .map(|r| {
-            (
-                distance(&r.name.to_ascii_lowercase(), &name.to_ascii_lowercase()),
-                r.name,
-            )
-        })
-        .min_by_key(|(d, _)| *d)
-        .filter(|(d, _)| *d <= 2 + name.len() / 4);
-    let detail = match closest {
-        Some((_, known)) => crate::text!(
+    let detail = match closest(rules, name) {
+        Some(known) => crate::text!(
             "is not a field of this operation (did you mean `",
             known,
             "`?); send fields the package does not know yet with the `extraFields` option"
@@ -244,6 +234,55 @@ pub fn check_known(rules: &[FieldRule], name: &str) -> Result<(), ValidationErro
         None => "is not a field of this operation; send fields the package does not know yet with the `extraFields` option".to_owned(),
     };
     Err(ValidationError::new(name, RuleKind::UnknownField, detail))
+}
+
+/// The known field nearest to `name`, an unknown one, if it is near enough to be its misspelling.
+fn closest(rules: &[FieldRule], name: &str) -> Option<&'static str> {
+    nearest(rules.iter().map(|r| r.name), name)
+}
+
+/// The name among `known` nearest to `name` (any case), if it is near enough to be its
+/// misspelling: shared by the request fields and the client's options.
+pub fn nearest(known: impl Iterator<Item = &'static str>, name: &str) -> Option<&'static str> {
+    known
+        .map(|k| {
+            (
+                distance(&k.to_ascii_lowercase(), &name.to_ascii_lowercase()),
+                k,
+            )
+        })
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, _)| *d <= 2 + name.len() / 4)
+        .map(|(_, known)| known)
+}
+
+/// `error`, when it says a required field is missing while the request holds a misspelling of it
+/// among its `keys` (`callbackUrl` for `callBackUrl`), names that key: the fix is a rename.
+pub fn name_near_miss<'a>(
+    rules: &[FieldRule],
+    error: ValidationError,
+    mut keys: impl Iterator<Item = &'a str>,
+) -> ValidationError {
+    if error.rule != RuleKind::Required {
+        return error;
+    }
+    let near = keys.find(|key| {
+        !rules.iter().any(|r| r.name == *key) && closest(rules, key) == Some(error.field.as_str())
+    });
+    match near {
+        Some(key) => ValidationError::new(
+            &error.field,
+            RuleKind::Required,
+            crate::text!(
+                "is required; the request has `",
+                key,
+                "` instead (did you mean `",
+                error.field,
+                "`?)"
+            ),
+        ),
+        None => error,
+    }
 }
 
 /// Edit distance (insertions, deletions, substitutions) between two short ASCII-ish names.
@@ -710,6 +749,22 @@ mod known_field_tests {
             .unwrap_err()
             .message
             .contains("`prompt`"));
+        let missing = ValidationError::new("callBackUrl", RuleKind::Required, "is required");
+        let named = name_near_miss(RULES, missing, ["prompt", "callbackUrl"].into_iter());
+        assert_eq!(
+            (named.field.as_str(), named.rule),
+            ("callBackUrl", RuleKind::Required)
+        );
+        assert!(
+            named
+                .message
+                .contains("has `callbackUrl` instead (did you mean `callBackUrl`?)"),
+            "{}",
+            named.message
+        );
+        let missing = ValidationError::new("callBackUrl", RuleKind::Required, "is required");
+        let alone = name_near_miss(RULES, missing, ["prompt", "temperature"].into_iter());
+        assert_eq!(alone.message, "`callBackUrl` is required");
         let far = check_known(RULES, "temperature").unwrap_err();
         assert!(!far.message.contains("did you mean"), "{}", far.message);
         assert!(far.message.contains("extraFields"));

@@ -55,6 +55,12 @@ pub fn sniff_mime(bytes: &[u8]) -> &'static str {
         } else {
             "video/mp4"
         }
+    } else if matches!(bytes, [0xFF, second, ..] if second & 0xF6 == 0xF0) {
+        "audio/aac"
+    } else if starts(b"\x1a\x45\xdf\xa3") {
+        "audio/webm"
+    } else if starts(b"FORM") && (at(8..12, b"AIFF") || at(8..12, b"AIFC")) {
+        "audio/aiff"
     } else if starts(b"\x89PNG\r\n\x1a\n") {
         "image/png"
     } else if starts(b"\xFF\xD8\xFF") {
@@ -75,6 +81,13 @@ pub fn sniff_mime(bytes: &[u8]) -> &'static str {
     }
 }
 
+/// Whether a file's first bytes are those of an audio format: WAV, MP3 (with or without ID3),
+/// FLAC, OGG, M4A/MP4, AAC (ADTS), WebM or AIFF.
+pub fn is_audio(bytes: &[u8]) -> bool {
+    let mime = sniff_mime(bytes);
+    mime.starts_with("audio/") || mime == "video/mp4"
+}
+
 /// File extension (without dot) for a MIME type, for generated names.
 pub fn extension_for_mime(mime: &str) -> &'static str {
     match crate::text::before_any(mime, b";").trim() {
@@ -82,7 +95,10 @@ pub fn extension_for_mime(mime: &str) -> &'static str {
         "audio/mpeg" | "audio/mp3" => "mp3",
         "audio/ogg" => "ogg",
         "audio/flac" => "flac",
-        "audio/mp4" | "audio/aac" => "m4a",
+        "audio/mp4" => "m4a",
+        "audio/aac" => "aac",
+        "audio/webm" => "webm",
+        "audio/aiff" => "aiff",
         "video/mp4" => "mp4",
         "image/png" => "png",
         "image/jpeg" => "jpg",
@@ -118,5 +134,12 @@ mod tests {
         assert_eq!(sniff_mime(b"hello"), "text/plain");
         assert_eq!(sniff_mime(&[0, 1, 2, 0xfe]), "application/octet-stream");
         assert_eq!(extension_for_mime("audio/mpeg"), "mp3");
+        assert_eq!(sniff_mime(&[0xFF, 0xF1, 0x50, 0x80]), "audio/aac");
+        assert_eq!(sniff_mime(b"\x1a\x45\xdf\xa3\x01"), "audio/webm");
+        assert_eq!(sniff_mime(b"FORM\0\0\0\x10AIFFCOMM"), "audio/aiff");
+        assert!(is_audio(b"\0\0\0\x18ftypisom\0\0"));
+        assert!(is_audio(&[0xFF, 0xFB, 0x90, 0x00]));
+        assert!(!is_audio(b"hello, this is text"));
+        assert!(!is_audio(b"\x89PNG\r\n\x1a\n...."));
     }
 }

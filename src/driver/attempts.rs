@@ -17,6 +17,8 @@ extern "C" {
     /// The `fetch` of a client given none: the Node entry's, else the runtime's (`imports.js`).
     #[wasm_bindgen(js_name = defaultFetch)]
     fn default_fetch() -> JsValue;
+    /// `text` without the key, in any spelling an echo of the `Authorization` header may take.
+    fn scrub(text: &str, key: &JsValue) -> String;
 }
 
 /// The driver of one client, whichever face made it; each call borrows it through an `Rc`.
@@ -99,10 +101,11 @@ impl Driver {
         loop {
             attempt += 1;
             let provided = self.provided_key().await?;
+            let key = provided.as_ref().unwrap_or(&self.key.0);
             let request = Request {
                 post: matches!(endpoint.method, Method::Post),
                 url: &url,
-                key: provided.as_ref().unwrap_or(&self.key.0),
+                key,
                 json,
                 headers: &self.headers,
                 extra: &extra,
@@ -123,6 +126,10 @@ impl Driver {
                 },
                 Err(failure) => attempt_error(endpoint.name, failure, timeout_ms),
             };
+            // A service or a proxy may echo the Authorization header into what the message quotes.
+            if !key.is_undefined() {
+                error.message = scrub(&error.message, key);
+            }
             error.attempts = attempt;
             if matches!(error.kind, ClientErrorKind::Aborted) {
                 return Err(error);

@@ -41,6 +41,11 @@ pub fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
     }
     let success = || get(&reply.body, "success").as_bool();
     let msg = || get_string(&reply.body, "msg").unwrap_or_default();
+    // The companion's own refusals name their cause in `error` (the service's envelopes never do).
+    let companion = match reply.status {
+        400.. => get_string(&reply.body, "error").filter(|e| !e.is_empty()),
+        _ => None,
+    };
     let mut error = match code {
         Some(200) if success() != Some(false) => {
             let data = get(&reply.body, "data");
@@ -49,6 +54,12 @@ pub fn read(op: Op, reply: Reply) -> Result<JsValue, Error> {
             }
             Error::unexpected(endpoint.name, op.answer().promise(), Some(reply.status))
         }
+        _ if companion.is_some() => Error::companion(
+            endpoint.name,
+            companion.as_deref().unwrap_or_default(),
+            &msg(),
+            reply.status,
+        ),
         Some(code) => Error::api(table, endpoint.name, Some(code), &msg(), reply.status),
         None if (200..300).contains(&reply.status) => {
             Error::api(table, endpoint.name, None, &msg(), reply.status)

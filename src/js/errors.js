@@ -30,6 +30,7 @@ export class ApiError extends TunesmithError {
   constructor(message, props = {}) {
     super(message, props);
     this.name = "ApiError";
+    this.retryAfterMs = props.retryAfterMs ?? null;
   }
 }
 

@@ -299,6 +299,25 @@ export function attempt(fetch, post, url, key, json, base, extra, body, timeoutM
   return [done, cancel];
 }
 
+/**
+ * `text` with the client's `key` cut out (attempts.rs), in every spelling an echo of the
+ * Authorization header may give it, as the companion does (server/secrets.js): as it is or
+ * URL-encoded, in any case, and in Base64 (standard or URL alphabet) at each of the three offsets
+ * it may start at in a 3-byte group.
+ */
+export function scrub(text, key) {
+  const bytes = new TextEncoder().encode(key);
+  const spellings = [key, encodeURIComponent(key)];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length);
+    padded.set(bytes, offset);
+    const based = btoa(String.fromCharCode(...padded)).slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 4) / 3));
+    if (based.length >= 8) spellings.push(based, based.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  const escaped = spellings.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return text.replace(new RegExp(escaped.join("|"), "gi"), "[redacted]");
+}
+
 /** The response header `name` of an answer of `attempt` (its `header`), or undefined. */
 export function readHeader(header, name) {
   return header(name);

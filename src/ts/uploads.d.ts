@@ -17,10 +17,16 @@ export interface UploadFileOptions extends UploadTarget, RequestOptions {
    * runtime from disk: any size the service accepts, and its bytes never enter wasm memory.
    * `"base64"` sends it as a data URL (at most 10 MB of file, refused with `ValidationError` rule
    * `max_size` otherwise), keeping the File's name unless `fileName` is given.
-   * Without `fileName`, the stream keeps the File's own name; a nameless Blob is sent as
-   * `blob.<extension of its type>`.
+   * Without `fileName`, the stream keeps the File's own name; a nameless Blob is sent without one,
+   * and the service makes up a name (so two nameless Blobs never overwrite each other).
    */
   method?: "auto" | "stream" | "base64";
+  /**
+   * Refuses, before sending, a file whose first bytes are not audio (WAV, MP3 with or without ID3,
+   * FLAC, OGG, M4A/MP4, AAC ADTS, WebM, AIFF), with `ValidationError` (field `file`, rule `type`):
+   * the operations that use an upload charge their credits before they find it is not audio.
+   */
+  requireAudio?: boolean;
   /**
    * Called as the bytes go out, with `{ loaded, total }` in bytes of the file, increasing, the last
    * call with `loaded === total`. In browsers and workers this makes the upload use
@@ -41,6 +47,8 @@ export interface UploadBase64Options extends UploadTarget, RequestOptions {
    * PNG, JPEG, GIF, WebP, PDF, text).
    */
   mimeType?: string;
+  /** As in `uploadFile` (field `data`). */
+  requireAudio?: boolean;
   /** As in `uploadFile` (the bytes sent are Base64 text). */
   onProgress?: (progress: UploadProgress) => void;
   /** Timeout of each attempt, in milliseconds. Default: the client's `uploadTimeoutMs` (600000). */

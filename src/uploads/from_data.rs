@@ -1,7 +1,7 @@
 //! `uploadBase64`: Base64 text, a `data:` URL, or bytes (`Uint8Array`, `ArrayBuffer`), checked and
 //! measured without copying megabytes of it into wasm memory.
 
-use super::mime::{is_mime, sniff};
+use super::mime::{is_mime, require_audio, sniff};
 use super::options::UploadOptions;
 use super::send::{check, empty, encode, send_base64, too_large};
 use crate::driver::Driver;
@@ -34,7 +34,7 @@ async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValu
     // Neither is copied into wasm memory: Base64 text is checked and measured where it is, and
     // bytes are encoded in JavaScript.
     let (mime, text, size) = if let Some(text) = data.value().dyn_ref::<JsString>() {
-        from_text(text, opts.mime_type.clone())?
+        from_text(text, opts.mime_type.clone(), opts.require_audio)?
     } else if let Some(bytes) = super::bytes_of(data.value()) {
         let size = f64::from(bytes.length());
         if size == 0.0 {
@@ -42,6 +42,9 @@ async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValu
         }
         if size > MAX_BASE64_FILE_BYTES as f64 {
             return Err(too_large("data", size));
+        }
+        if opts.require_audio {
+            require_audio("data", Some(&bytes))?;
         }
         let mime = opts.mime_type.clone().unwrap_or_else(|| sniff(&bytes));
         (mime, encode(&bytes)?, size)
@@ -57,7 +60,11 @@ async fn upload_base64(inner: &Driver, data: Arg, options: Arg) -> Result<JsValu
 
 /// Base64 text or a data URL, checked and measured without decoding it: its type (empty when
 /// unknown: the service sniffs bare Base64 itself), its Base64 payload and the bytes it stands for.
-fn from_text(text: &JsString, mime_type: Option<String>) -> Result<(String, JsString, f64), Error> {
+fn from_text(
+    text: &JsString,
+    mime_type: Option<String>,
+    audio: bool,
+) -> Result<(String, JsString, f64), Error> {
     let invalid =
         |detail: &str| Error::invalid("data", "type", tunesmith_protocol::text!("`data` ", detail));
     let checked = super::base64_text(text);
@@ -82,6 +89,9 @@ fn from_text(text: &JsString, mime_type: Option<String>) -> Result<(String, JsSt
     let size = decoded_size(&payload);
     if size > MAX_BASE64_FILE_BYTES as f64 {
         return Err(too_large("data", size));
+    }
+    if audio {
+        require_audio("data", head.as_ref())?;
     }
     let declared = upload::split_data_url(&prefix)
         .map(|(mime, _)| mime.to_owned())

@@ -1,7 +1,7 @@
 //! `uploadFile`: a `File` or `Blob`, as a multipart stream (its bytes never enter wasm memory) or,
 //! with `method: "base64"`, as a data URL.
 
-use super::mime::{is_mime, read_blob, sniff, SNIFF_BYTES};
+use super::mime::{is_mime, read_blob, require_audio, sniff, SNIFF_BYTES};
 use super::options::{Method, UploadOptions};
 use super::send::{check, empty, encode, send, send_base64, too_large};
 use crate::driver::Driver;
@@ -10,7 +10,7 @@ use crate::js::{get, set, Arg};
 use crate::{settle, Client};
 use js_sys::Promise;
 use tunesmith_protocol::rules::check_file_name;
-use tunesmith_protocol::upload::{self, MAX_BASE64_FILE_BYTES};
+use tunesmith_protocol::upload::MAX_BASE64_FILE_BYTES;
 use tunesmith_protocol::Op;
 use wasm_bindgen::prelude::*;
 
@@ -51,6 +51,9 @@ async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue,
     }
     let own_name = Some(own_name).filter(|n| !n.is_empty());
     let own_type = Some(own_type).filter(|t| is_mime(t));
+    if opts.require_audio {
+        require_audio("file", Some(&read_blob(blob, Some(SNIFF_BYTES)).await?))?;
+    }
     match opts.method {
         Method::Stream => {
             check(Op::UploadStream, &opts.fields)?;
@@ -72,14 +75,9 @@ async fn upload_file(inner: &Driver, file: Arg, options: Arg) -> Result<JsValue,
                     name
                 }
                 (Some(name), Some(_)) => name,
-                // Browsers name a nameless Blob "blob": give it the extension of its type instead.
-                (None, _) => {
-                    let mime = match own_type {
-                        Some(t) => t,
-                        None => sniff(&read_blob(blob, Some(SNIFF_BYTES)).await?),
-                    };
-                    tunesmith_protocol::text!("blob.", upload::extension_for_mime(&mime))
-                }
+                // A nameless Blob goes as a part without a name (FormData would call it "blob"), so
+                // that the service makes one up: two Blobs never overwrite each other.
+                (None, _) => String::new(),
             };
             let form = super::form_of(&opts.fields, blob, &part_name);
             if form.is_undefined() {

@@ -34,3 +34,28 @@ pub fn sniff(head: &Uint8Array) -> String {
     let head = head.subarray(0, SNIFF_BYTES.min(f64::from(head.length())) as u32);
     upload::sniff_mime(&head.to_vec()).to_owned()
 }
+
+/// With the `requireAudio` option: refuses a file whose first bytes are not those of an audio
+/// format the service can use, before anything is sent (an operation that uses the file would
+/// charge its credits first, then fail).
+pub fn require_audio(field: &str, head: Option<&Uint8Array>) -> Result<(), Error> {
+    let head = head
+        .map(|h| {
+            h.subarray(0, SNIFF_BYTES.min(f64::from(h.length())) as u32)
+                .to_vec()
+        })
+        .unwrap_or_default();
+    if upload::is_audio(&head) {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        field,
+        "type",
+        tunesmith_protocol::text!(
+            "`",
+            field,
+            "` must be audio (`requireAudio`); its first bytes read as ",
+            upload::sniff_mime(&head)
+        ),
+    ))
+}

@@ -20,6 +20,8 @@ pub struct UploadOptions {
     pub method: Method,
     pub on_progress: Option<Function>,
     pub mime_type: Option<String>,
+    /// `requireAudio`: refuse a file that is not audio, by its first bytes.
+    pub require_audio: bool,
 }
 
 impl UploadOptions {
@@ -61,12 +63,19 @@ impl UploadOptions {
                 ))
             }
         };
+        let require = v.field("requireAudio")?;
+        let require_audio = match require.boolean() {
+            _ if require.is_absent() => false,
+            Some(b) => b,
+            None => return Err(require.invalid("type", "`requireAudio` must be true or false")),
+        };
         Ok(UploadOptions {
             call,
             fields,
             method,
             on_progress,
             mime_type,
+            require_audio,
         })
     }
 

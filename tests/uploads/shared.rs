@@ -146,10 +146,28 @@ async fn a_blob_streams_through_fetch_and_keeps_bytes() {
         Some(js(serde_json::json!({ "uploadPath": unique_path(&t) }))),
     ))
     .await;
-    // A nameless Blob is named after its type rather than the browser's bare "blob".
-    assert_record(&record, "blob.wav", "audio/wav", f64::from(bytes.length()));
+    // A nameless Blob goes without a name: the service makes one up, of its type.
+    let name = prop_str(&record, "fileName");
+    assert!(
+        !name.starts_with("blob") && name.ends_with(".wav"),
+        "{name}"
+    );
+    assert_record(&record, &name, "audio/wav", f64::from(bytes.length()));
     assert_stored(&record, &blob).await;
     assert_eq!(prop_str(&requests(&t).await[0], "op"), "uploadFile");
+    // A second nameless Blob gets a name of its own: neither overwrites the other.
+    let other = blob_of(&[wav_bytes(40_000, 9).into()], "audio/wav");
+    let second = ok(c.upload_file(
+        other.clone(),
+        Some(js(serde_json::json!({ "uploadPath": unique_path(&t) }))),
+    ))
+    .await;
+    assert_ne!(
+        prop_str(&second, "downloadUrl"),
+        prop_str(&record, "downloadUrl")
+    );
+    assert_stored(&second, &other).await;
+    assert_stored(&record, &blob).await;
 }
 
 #[wasm_bindgen_test]
