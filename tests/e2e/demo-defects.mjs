@@ -147,6 +147,39 @@ test("messages name the page's labels: the Audio file, not uploadUrl", async () 
   assert((await sentTo("addInstrumental")).length === before, "nothing sent");
 });
 
+test("a text that starts like an MP3's tag (ID3) is still refused by its bytes", async () => {
+  const uploads = (await requests((r) => r.host === "upload")).length;
+  await page.setInputFiles("#file", { name: "tags.mp3", mimeType: "audio/mpeg", buffer: Buffer.from("ID3 tags of the album, typed by hand\n") });
+  await page.waitForFunction(() => /tags\.mp3/.test(document.querySelector("#err-uploadUrl").textContent));
+  const message = await page.textContent("#err-uploadUrl");
+  assert(/not an audio file/.test(message), `message: ${message}`);
+  assert((await requests((r) => r.host === "upload")).length === uploads, "nothing uploaded");
+});
+
+test("a file that is not audio, uploaded some other way, is refused by Add instrumental before any credit is taken", async () => {
+  // Stored through the upload host directly (another tool, the CLI): the service takes any file.
+  const res = await fetch(`${emu.upload}/api/file-base64-upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${emu.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ base64Data: Buffer.from("shopping list: milk, eggs\n").toString("base64"), uploadPath: "e2e", fileName: "list.txt" }),
+  });
+  const { data: upload } = await res.json();
+  assert(upload?.downloadUrl, `uploaded: ${JSON.stringify(upload)}`);
+  await page.evaluate(async (u) => (await import("/js/store.js")).set("upload", u), upload);
+  await tab("Add instrumental");
+  assert(/charged even if the file is not usable audio/.test(await page.textContent("#cost")), `the price says so: ${await page.textContent("#cost")}`);
+  const balance = async () => (await (await fetch(`${emu.music}/api/v1/generate/credit`, { headers: { authorization: `Bearer ${emu.key}` } })).json()).data;
+  const [credits, sent] = [await balance(), (await sentTo("addInstrumental")).length];
+  await page.click("#go");
+  await page.waitForFunction(() => /not an audio file/.test(document.querySelector("#err-uploadUrl").textContent), null, { timeout: 15000 });
+  const message = await page.textContent("#err-uploadUrl");
+  assert(/list\.txt/.test(message) && /Nothing was sent/.test(message) && /charges/.test(message), `message: ${message}`);
+  assert((await sentTo("addInstrumental")).length === sent, "the operation was sent");
+  assert((await balance()) === credits, `credits taken: ${credits} before, ${await balance()} after`);
+  await page.locator("#h-source >> xpath=..").screenshot({ path: join(SCREENSHOTS, "d1b-not-audio-source.png") });
+  await page.evaluate(async () => (await import("/js/store.js")).set("upload", null));
+});
+
 test("field errors clear when the field is edited", async () => {
   await page.click("#sample");
   await page.waitForSelector("#file-details:not([hidden])", { timeout: 30000 });

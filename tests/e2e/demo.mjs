@@ -117,6 +117,27 @@ test("the callbacks panel fills with the service's deliveries", async () => {
   await shot("4-done-desktop.png");
 });
 
+test("a task reopened after a reload shows its covers and WAV again, and offers neither to be paid for again", async () => {
+  const taskId = await page.textContent("#task-id");
+  const covers = await page.$$eval("#covers img", (imgs) => imgs.map((i) => i.src));
+  const wavHref = await page.getAttribute(".wav-link", "href");
+  const wavTrack = await page.$eval(".wav-link", (a) => a.closest(".track").dataset.id);
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  await page.click(`#history li[data-id="${taskId}"] button`);
+  await page.waitForFunction((id) => document.querySelector("#task-id").textContent === id
+    && document.querySelectorAll(".track").length === 2, taskId, { timeout: 20000 });
+  const shown = await page.$$eval("#covers img", (imgs) => imgs.map((i) => i.src));
+  assert(shown.length === 2 && shown.every((src, i) => src === covers[i]), `covers after the reload: ${shown}`);
+  assert(await page.isDisabled("#covers-btn"), "covers offered again");
+  assert(/made earlier/.test(await page.textContent("#covers-status")), `status: ${await page.textContent("#covers-status")}`);
+  const card = `.track[data-id="${wavTrack}"]`;
+  assert((await page.getAttribute(`${card} .wav-link`, "href")) === wavHref, "the WAV link is back");
+  assert(await page.isHidden(`${card} button:has-text('Convert to WAV')`), "WAV conversion offered again");
+  await page.mouse.move(0, 0);
+  await page.locator("#task-card").screenshot({ path: join(SCREENSHOTS, "3b-reopened-covers-wav.png") });
+});
+
 test("a service error is explained in plain words", async () => {
   await page.click("#settings summary");
   await page.selectOption("[name=emulateCode]", "455");
