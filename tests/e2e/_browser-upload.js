@@ -5,10 +5,11 @@ const env = Object.fromEntries(new URLSearchParams(location.search));
 const client = new Client({ apiKey: env.key, baseUrl: env.music, uploadUrl: env.upload, dangerouslyAllowBrowser: true });
 
 // README:browser-upload:start
-const input = document.querySelector("input[type=file]");
-const bar = document.querySelector("progress");
+const input = /** @type {HTMLInputElement} */ (document.querySelector("input[type=file]"));
+const bar = /** @type {HTMLProgressElement} */ (document.querySelector("progress"));
 
 input.addEventListener("change", async () => {
+  if (!input.files?.length) return; // the picker was cancelled
   const file = await client.uploadFile(input.files[0], {
     onProgress: ({ loaded, total }) => (bar.value = loaded / total),
   });

@@ -56,6 +56,7 @@ const sent = (client, prefix) => client.wire.filter((p) => p.message.startsWith(
 
 const text = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
 
+/** @type {Client} */
 let stdio;
 before(async () => {
   if (skip) return;

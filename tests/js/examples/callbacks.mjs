@@ -9,6 +9,7 @@ import { CallbackDeduper, parseCallback } from "tunesmith";
 
 const seen = new CallbackDeduper(); // the service may deliver a stage more than once
 
+/** @param {import("tunesmith").CallbackEvent} event */
 async function handle(event) {
   if (event.family === "music") console.log(event.taskId, event.stage, event.tracks.length);
   if (event.family === "wav") console.log(event.taskId, "wav", event.audioWavUrl);

@@ -13,12 +13,12 @@ const PORT = Number(process.env.PORT ?? 3000);
 const sessions = new Map([["s3cr3t-session-token", "user-42"]]);
 
 const companion = createCompanion({
-  apiKey: process.env.TUNESMITH_API_KEY, // stays on the server
+  apiKey: process.env.TUNESMITH_API_KEY ?? "", // stays on the server; a missing key throws here
   baseUrl: process.env.TUNESMITH_BASE_URL, // omit both URLs for the real service
   uploadUrl: process.env.TUNESMITH_UPLOAD_URL,
   publicUrl: `http://localhost:${PORT}/tunesmith`, // where pages and the service's callbacks reach it
   // Your own session check: the caller's user id, or null for a 401.
-  authorize: (request) => sessions.get(request.headers.get("x-session")) ?? null,
+  authorize: (request) => sessions.get(request.headers.get("x-session") ?? "") ?? null,
   allow: ["uploadFile", "generate", "addInstrumental", "getTask"],
   limits: { requestsPerWindow: 60, windowMs: 60_000, tasksInFlight: 3 },
   origins: ["https://app.example.com"], // pages on other origins (CORS)

@@ -10,10 +10,11 @@ import { createServer } from "node:http";
 // Your server: forwards /music/* to the service and adds the key, which never reaches the page.
 // (Check your own user's session here, and rate-limit per user.)
 const proxy = createServer(async (req, res) => {
-  if (!req.url.startsWith("/music/")) return res.writeHead(404).end();
+  const path = req.url ?? "/";
+  if (!path.startsWith("/music/")) return res.writeHead(404).end();
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
-  const upstream = await fetch(UPSTREAM + req.url.slice("/music".length), {
+  const upstream = await fetch(UPSTREAM + path.slice("/music".length), {
     method: req.method,
     headers: { authorization: `Bearer ${process.env.TUNESMITH_API_KEY}`, "content-type": "application/json" },
     body: req.method === "GET" ? undefined : Buffer.concat(chunks),

@@ -4,6 +4,7 @@ import { Client } from "tunesmith";
 const client = new Client({ apiKey: process.env.TUNESMITH_API_KEY, baseUrl: process.env.TUNESMITH_BASE_URL });
 
 // README:wait:start
+/** @type {import("tunesmith").GenerateRequest} */
 const request = {
   customMode: false, // only a description; the service writes lyrics, style and title
   instrumental: true,

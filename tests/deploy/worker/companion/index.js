@@ -3,12 +3,16 @@
 // Worker's URL + /tunesmith) and, for the emulator, TUNESMITH_BASE_URL and TUNESMITH_UPLOAD_URL.
 import { createCompanion } from "tunesmith/server";
 
+/**
+ * @param {Record<string, string | undefined>} env
+ * @returns {import("tunesmith/server").CompanionOptions}
+ */
 function options(env) {
   return {
-    apiKey: env.TUNESMITH_API_KEY,
+    apiKey: env.TUNESMITH_API_KEY ?? "",
     baseUrl: env.TUNESMITH_BASE_URL,
     uploadUrl: env.TUNESMITH_UPLOAD_URL,
-    publicUrl: env.PUBLIC_URL,
+    publicUrl: /** @type {string} */ (env.PUBLIC_URL),
     // Your own session check: the caller's user id, or null for a 401. This one knows one token.
     authorize: (request) => {
       const token = request.headers.get("authorization")?.replace(/^Bearer /, "");
@@ -24,6 +28,7 @@ function options(env) {
 let companion;
 
 export default {
+  /** @param {Request} request @param {Record<string, string | undefined>} env */
   fetch: (request, env) => (companion ??= createCompanion(options(env)))(request),
 };
 // README:deploy-worker:end
