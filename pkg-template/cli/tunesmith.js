@@ -143,15 +143,9 @@ async function main(argv) {
     return EXIT.ok;
   }
   if (command === "mcp") {
-    const { Client } = await import("tunesmith");
-    const { serveMcpStdio } = await import("../mcp/index.js");
-    const client = new Client({
-      apiKey: process.env.TUNESMITH_API_KEY || undefined,
-      baseUrl: process.env.TUNESMITH_BASE_URL || undefined,
-      uploadUrl: process.env.TUNESMITH_UPLOAD_URL || undefined,
-    });
-    await serveMcpStdio({ client, callbackUrl: process.env.TUNESMITH_CALLBACK_URL || NOWHERE });
-    return null;
+    // Its flags (--root ...), environment and words are the MCP server's own: mcp/cli.js.
+    const { runMcp } = await import("../mcp/cli.js");
+    return runMcp(rest);
   }
   if (command === "schema") {
     const op = rest[0] && findOperation(rest[0]);

@@ -7,10 +7,24 @@ export interface McpOptions {
   client: Client | ((ctx: unknown) => Client | Promise<Client>);
   /** Operations offered as tools. Default: all. */
   allow?: string[];
-  /** Offer `uploadFile` with a local `path` (stdio only). Default false. */
+  /**
+   * Offer `uploadFile` with a local `path` (stdio only), and only while there is a root: it reads
+   * a regular file inside `roots` or the client's roots (after symlinks), never a dot-file, at
+   * most `maxFileBytes`. Default false.
+   */
   localFiles?: boolean;
-  /** Callback URL set on creates that name none. */
+  /** Folders `uploadFile` may read from (each must exist). Default: none. */
+  roots?: string[];
+  /** Also take the roots the MCP client lists (`roots/list`, followed on list_changed). Default true. */
+  clientRoots?: boolean;
+  /** The largest local file `uploadFile` reads. Default 100 MB. */
+  maxFileBytes?: number;
+  /** Called when the client's roots cannot be read. */
+  onRootsError?: (error: unknown) => void;
+  /** The callback URL of every create: tool calls may then set none (one that does is refused). */
   callbackUrl?: string;
+  /** Strings (the API key) blanked out of every answer, plain, URL-encoded and Base64. */
+  secrets?: string[];
   /** Wait of a call that sets no `waitSeconds`. Default 50. */
   defaultWaitSeconds?: number;
   /** Longest `waitSeconds` a caller may ask for. Default 600. */
@@ -26,7 +40,13 @@ export interface McpOptions {
 export const DEFAULT_WAIT_SECONDS: number;
 export const MAX_WAIT_SECONDS: number;
 export const DEFAULT_GRACE_MS: number;
+export const MAX_LOCAL_FILE_BYTES: number;
+/** The callback URL of the stdio server when it is given none: one that goes nowhere (it waits). */
+export const NOWHERE: string;
 /** An `McpServer` with one tool per operation. */
 export function createMcpServer(options: McpOptions): McpServer;
-/** Serves the tools over stdio until stdin closes. */
+/**
+ * Serves the tools over stdio until stdin closes: local files on (within `roots` and the client's
+ * roots), the callback URL pinned (`callbackUrl` or `NOWHERE`), TUNESMITH_API_KEY blanked out.
+ */
 export function serveMcpStdio(options: Omit<McpOptions, "localFiles">): Promise<{ close(): Promise<void> }>;

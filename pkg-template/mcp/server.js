@@ -25,8 +25,9 @@ function readOptions(o) {
   return {
     client,
     allow: o.allow ? new Set(o.allow) : null,
-    readLocalFile: typeof o.readLocalFile === "function" ? o.readLocalFile : null,
+    localFiles: o.localFiles && typeof o.localFiles.read === "function" ? o.localFiles : null,
     callbackUrl: o.callbackUrl,
+    secrets: Array.isArray(o.secrets) ? o.secrets : [],
     maxWaitSeconds,
     defaultWaitSeconds,
     graceMs: o.graceMs ?? DEFAULT_GRACE_MS,
@@ -37,9 +38,10 @@ function readOptions(o) {
 
 /**
  * An `McpServer` with one tool per operation. Options: `client` (a `Client`, or `(ctx) => Client`
- * for a client per call), `allow` (operation names; default all), `readLocalFile` (a
- * `(path) => Promise<File>`: offers `uploadFile` with a local `path`; given by `tunesmith/mcp`'s
- * Node entry for `localFiles: true`, never over HTTP), `callbackUrl` (set on creates that name none),
+ * for a client per call), `allow` (operation names; default all), `localFiles` (`{ roots, maxBytes,
+ * read(path) }`, `roots` a live list: offers `uploadFile` with a local `path` while it is not
+ * empty; given by `tunesmith/mcp`'s Node entry, never over HTTP), `callbackUrl` (the callback of
+ * every create: a tool call may then set none), `secrets` (strings blanked out of every answer),
  * `defaultWaitSeconds` (50), `maxWaitSeconds` (600), `graceMs` (15000: what a call may take
  * beyond its wait), `maxInlineBytes` (16 MiB of inlined audio and images per call).
  */

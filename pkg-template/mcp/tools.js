@@ -3,7 +3,7 @@
 // into MCP content. Validation, retries, waiting and the words of errors are the Client's.
 import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
 import { OPERATIONS } from "../operations.generated.js";
-import { errorResult, toolResult } from "./present.js";
+import { errorResult, scrubber, toolResult } from "./present.js";
 
 /** The wait of a call when the caller sets none: under the minute after which hosts cut calls. */
 export const DEFAULT_WAIT_SECONDS = 50;
@@ -24,15 +24,40 @@ const FAMILIES_WITH_AUDIO = new Set(["music", "recovery", "wav", "vocal_separati
 /** Whether the tool of `op` waits for a task: creates, and the status queries of a family. */
 const waits = (op) => op.family !== null && (op.creates || op.query === op.name);
 
+/**
+ * `schema` with every list of types (`type: ["string", "integer"]`, an epoch) as an `anyOf` of one
+ * type each: the form every JSON Schema dialect and strict validator (Ajv's `strictTypes`) reads.
+ */
+export function portable(schema) {
+  if (Array.isArray(schema)) return schema.map(portable);
+  if (!schema || typeof schema !== "object") return schema;
+  const out = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === "properties" ? Object.fromEntries(Object.entries(v).map(([p, x]) => [p, portable(x)])) : portable(v);
+  if (Array.isArray(out.type) && out.anyOf === undefined) {
+    out.anyOf = out.type.map((type) => ({ type }));
+    delete out.type;
+  }
+  return out;
+}
+
+/** What the roots of local files are, for the words of `uploadFile`. */
+const rootsText = (local) =>
+  `a regular file inside these roots (after symlinks): ${local.roots.join(", ") || "none"}; ` +
+  `no file or folder whose name starts with a dot; at most ${Math.round(local.maxBytes / 1e6)} MB`;
+
 function inputSchema(op, o) {
   const s = structuredClone(op.input);
-  if (op.callback) {
-    // The server supplies it (the companion's own, or `callbackUrl`): results come by waiting.
+  if (op.callback && o.callbackUrl) {
+    // Pinned by whoever started the server: an agent never chooses where results are posted.
+    delete s.properties[op.callback];
+    s.required = s.required.filter((f) => f !== op.callback);
+  } else if (op.callback) {
+    // The server supplies it (the companion's own): results come by waiting.
     s.required = s.required.filter((f) => f !== op.callback);
     s.properties[op.callback].description += ". Optional here: the server sets one when it is left out.";
   }
   if (op.call === "file") {
-    s.properties.path = { type: "string", description: "Path of the local file to upload" };
+    s.properties.path = { type: "string", description: `Path of the local file to upload: ${rootsText(o.localFiles)}` };
     s.required = ["path", ...s.required];
   }
   if (waits(op)) {
@@ -58,6 +83,9 @@ function inputSchema(op, o) {
 
 function description(op, o) {
   let text = `${op.summary}.`;
+  if (op.call === "file") {
+    text += ` Reads only ${rootsText(o.localFiles)}.`;
+  }
   if (op.creates) {
     text +=
       ` Starts a ${op.family.replace("_", " ")} task (charged), then waits up to \`waitSeconds\` (default ${o.defaultWaitSeconds}) for it to end:` +
@@ -73,16 +101,17 @@ function description(op, o) {
  * over stdio, one per caller through the companion).
  */
 export function registerTools(server, o) {
+  const scrub = scrubber(o.secrets);
   for (const op of OPERATIONS) {
     if (o.allow && !o.allow.has(op.name)) continue;
-    if (op.call === "file" && !o.readLocalFile) continue;
-    server.registerTool(
+    if (op.call === "file" && !o.localFiles) continue;
+    const tool = server.registerTool(
       op.name,
       {
         title: op.summary,
         description: description(op, o),
-        inputSchema: fromJsonSchema(inputSchema(op, o), ADVERTISE_ONLY),
-        outputSchema: fromJsonSchema(op.finalOutput ?? op.output),
+        inputSchema: fromJsonSchema(portable(inputSchema(op, o)), ADVERTISE_ONLY),
+        outputSchema: fromJsonSchema(portable(op.finalOutput ?? op.output)),
         annotations: {
           readOnlyHint: !op.creates && op.call === "request" && op.query === op.name,
           destructiveHint: false,
@@ -90,8 +119,20 @@ export function registerTools(server, o) {
           openWorldHint: true,
         },
       },
-      (args, ctx) => run(op, args ?? {}, ctx, o),
+      async (args, ctx) => scrub(await run(op, args ?? {}, ctx, o)),
     );
+    if (op.call === "file") {
+      // Offered only while there are roots; their words follow them (flag, env var, client's roots).
+      const refresh = () => {
+        tool.update({
+          description: description(op, o),
+          paramsSchema: fromJsonSchema(portable(inputSchema(op, o)), ADVERTISE_ONLY),
+          enabled: o.localFiles.roots.length > 0,
+        });
+      };
+      o.localFiles.onRootsChanged = refresh;
+      if (o.localFiles.roots.length === 0) tool.disable();
+    }
   }
 }
 
@@ -129,6 +170,10 @@ async function run(op, args, ctx, o) {
   if (waits(op) && !(typeof waitSeconds === "number" && waitSeconds >= 0 && waitSeconds <= o.maxWaitSeconds)) {
     return errorResult(null, `waitSeconds: must be a number of seconds from 0 to ${o.maxWaitSeconds}`);
   }
+  if (op.callback && o.callbackUrl && request[op.callback] !== undefined) {
+    const message = `${op.callback}: set by the server that runs these tools (TUNESMITH_CALLBACK_URL), never by a tool call; leave it out`;
+    return errorResult({ name: "ValidationError", kind: "validation", field: op.callback, rule: "server_set", message });
+  }
   const waitMs = waits(op) ? waitSeconds * 1000 : o.defaultWaitSeconds * 1000;
   const started = Date.now();
   // The bound of the whole call; the caller's cancellation stops it sooner.
@@ -153,7 +198,8 @@ async function run(op, args, ctx, o) {
       }
       const report = reporter(progress, op, taskId);
       report(1, op.creates ? "created" : "queried");
-      const left = started + waitMs - Date.now() - READ_RESERVE_MS;
+      // The read after a wait that ran out fits in the wait, but never takes most of a short one.
+      const left = started + waitMs - Date.now() - Math.min(READ_RESERVE_MS, waitMs / 10);
       if (!record && left > 0) {
         try {
           record = await client[op.waiter](taskId, {
@@ -205,7 +251,7 @@ async function callOnce(client, op, request, path, signal, progress, o) {
       return client[op.name](first, { ...options, signal });
     }
     case "file": {
-      const file = await o.readLocalFile(path);
+      const file = await o.localFiles.read(path);
       const onProgress = ({ loaded, total }) => progress(loaded, total, `uploading ${file.name}`);
       return client[op.name](file, { ...request, onProgress, signal });
     }

@@ -32,12 +32,15 @@ async function connect(client, transport) {
   return client;
 }
 
+/** A folder of local files, the root of the shared stdio server (`tunesmith mcp --root DIR`). */
+let FILES;
+
 async function stdioClient(env = {}) {
   return connect(
     new Client({ name: "tunesmith-tests", version: "1.0.0" }),
     new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "mcp"],
+      args: [CLI, "mcp", "--root", FILES],
       env: { PATH: process.env.PATH, TUNESMITH_API_KEY: KEY, TUNESMITH_BASE_URL: MUSIC, TUNESMITH_UPLOAD_URL: UPLOAD, ...env },
       stderr: "pipe",
     }),
@@ -60,6 +63,9 @@ const text = (result) => result.content.filter((c) => c.type === "text").map((c)
 let stdio;
 before(async () => {
   if (skip) return;
+  const { mkdtemp, realpath } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  FILES = await realpath(await mkdtemp(join(tmpdir(), "ts-mcp-")));
   stdio = await stdioClient();
 });
 after(async () => stdio?.close());
@@ -190,10 +196,8 @@ test("stdio: cancelling a call stops its waiting at once: no query of the task f
 });
 
 test("stdio: a local file uploads with byte progress", { skip }, async () => {
-  const { writeFile, mkdtemp } = await import("node:fs/promises");
-  const { tmpdir } = await import("node:os");
-  const dir = await mkdtemp(join(tmpdir(), "ts-mcp-"));
-  const path = join(dir, "hum.wav");
+  const { writeFile } = await import("node:fs/promises");
+  const path = join(FILES, "hum.wav");
   const audio = wav(1);
   await writeFile(path, audio);
   const progress = [];
