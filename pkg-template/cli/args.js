@@ -12,6 +12,8 @@ export const CLI_FLAGS = {
   json: "boolean",
   help: "boolean",
   request: "string",
+  force: "boolean",
+  skipAudioCheck: "boolean",
 };
 
 /** Shorter names of the commands people type most. */
@@ -31,6 +33,31 @@ const camel = (name) => name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 export function findOperation(command) {
   const name = ALIASES[command] ?? camel(command);
   return OPERATIONS.find((op) => op.name === name) ?? null;
+}
+
+/** Edit distance (insertions, deletions, substitutions), as the Client's own check of field names. */
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 0; i < a.length; i++) {
+    const next = [i + 1];
+    for (let j = 0; j < b.length; j++) next.push(Math.min(row[j] + (a[i] === b[j] ? 0 : 1), row[j + 1] + 1, next[j] + 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * Refuses an option that is neither the CLI's nor a field of the operation, naming the closest known
+ * one as the user would type it (the Client's own refusal comes only after its check of required
+ * fields, and speaks of its JavaScript options). `--request` keys are checked against the fields.
+ */
+function unknownOption(op, typed, name, inRequest = false) {
+  const spell = inRequest ? (k) => JSON.stringify(k) : (k) => `--${kebab(k)}`;
+  const known = [...Object.keys(op.input.properties), ...(inRequest ? [] : Object.keys(CLI_FLAGS))];
+  const wanted = kebab(name).toLowerCase();
+  const [closest] = known.map((k) => [distance(kebab(k), wanted), k]).sort((a, b) => a[0] - b[0]);
+  const near = closest && closest[0] <= 2 + Math.floor(wanted.length / 4) ? ` (did you mean ${spell(closest[1])}?)` : "";
+  return new UsageError(`${typed} is not ${inRequest ? "a field" : "an option"} of ${kebab(op.name)}${near}; \`tunesmith ${kebab(op.name)} --help\` lists them`);
 }
 
 /** What a positional argument is, per kind of operation. */
@@ -73,6 +100,7 @@ export function readArguments(op, argv) {
       throw new UsageError("the key is read from TUNESMITH_API_KEY only, never from arguments (they show in `ps` and shell history)");
     }
     const cli = CLI_FLAGS[name];
+    if (!cli && !Object.hasOwn(op.input.properties, name)) throw unknownOption(op, arg.slice(0, eq < 0 ? undefined : eq), name);
     const type = cli ?? op.input.properties[name]?.type;
     if (type === "boolean") {
       const v = negated ? false : value === undefined ? true : value === "true" ? true : value === "false" ? false : value;
@@ -96,6 +124,8 @@ export function readArguments(op, argv) {
       throw new UsageError("--request must be a JSON object");
     }
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--request must be a JSON object");
+    const unknown = Object.keys(parsed).find((key) => !Object.hasOwn(op.input.properties, key));
+    if (unknown !== undefined) throw unknownOption(op, `${JSON.stringify(unknown)} in --request`, unknown, true);
     Object.assign(request, parsed, { ...request });
   }
   const slot = positionalField(op);

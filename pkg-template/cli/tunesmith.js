@@ -2,7 +2,7 @@
 // `tunesmith`: every operation of the service as a subcommand, generated from the operation table,
 // over the package's Client (which validates, retries, waits and words the errors). The key comes
 // from TUNESMITH_API_KEY only; TUNESMITH_BASE_URL and TUNESMITH_UPLOAD_URL point at other hosts.
-import { mkdir, stat } from "node:fs/promises";
+import { lstat, mkdir, stat } from "node:fs/promises";
 import { createWriteStream } from "node:fs";
 import { dirname } from "node:path";
 import { Readable } from "node:stream";
@@ -11,6 +11,7 @@ import { OPERATIONS } from "../operations.generated.js";
 import { filesOf, extensionOf } from "../media.js";
 import { ALIASES, UsageError, findOperation, kebab, readArguments } from "./args.js";
 import { createOutput } from "./output.js";
+import { checkAudio } from "./audio.js";
 
 /** Exit codes, by the kind of the error (documented in the README and `tunesmith help`). */
 export const EXIT = Object.freeze({
@@ -46,12 +47,14 @@ const NOWHERE = "https://callback.invalid/tunesmith-cli";
 
 function help() {
   const lines = [
-    "usage: tunesmith <operation> [argument] [--field value ...] [--wait] [--timeout S] [--out TEMPLATE] [--download] [--json]",
-    "       tunesmith upload <file> | status <taskId> [--wait] [--download] | credits | schema <operation> | mcp",
+    "usage: tunesmith <operation> [argument] [--field value ...] [--wait] [--timeout S] [--out TEMPLATE] [--download] [--force] [--json]",
+    "       tunesmith upload <file> | status <taskId> [--wait] [--download] | credits | schema <operation> | help <operation> | mcp",
     "",
     "Every --field is a field of the operation's request (`tunesmith schema <operation>` lists them); booleans take",
     "--flag, --no-flag or --flag=false. --wait follows a started task to its end; --out saves its files by template",
-    `({title} {index} {ext} {id} {taskId}; default ${DEFAULT_OUT}); --download saves them with the default.`,
+    `({title} {index} {ext} {id} {taskId}; default ${DEFAULT_OUT}); --download saves them with the default; an existing`,
+    "file is kept (the command fails) unless --force. An audio URL that is not audio is refused before the task is paid",
+    "for, unless --skip-audio-check.",
     "",
     "Environment: TUNESMITH_API_KEY (the key: never an argument), TUNESMITH_BASE_URL, TUNESMITH_UPLOAD_URL,",
     "TUNESMITH_CALLBACK_URL (set on creates; default: a URL that goes nowhere, the CLI waits instead).",
@@ -67,6 +70,21 @@ function help() {
   return `${lines.join("\n")}\n`;
 }
 
+/** `tunesmith <operation> --help` and `tunesmith help <operation>`: its fields, as options. */
+function operationHelp(op) {
+  const fields = Object.entries(op.input.properties).map(([f, s]) => {
+    // The CLI fills in the callback URL of a create itself: required of the request, not of the user.
+    const mark =
+      op.creates && f === op.callback
+        ? "(default: TUNESMITH_CALLBACK_URL, else a URL that goes nowhere) "
+        : op.input.required.includes(f)
+          ? "(required) "
+          : "";
+    return `  --${kebab(f).padEnd(24)}${mark}${s.description ?? ""}`;
+  });
+  return `${kebab(op.name)}: ${op.summary}\n${fields.join("\n")}\n`;
+}
+
 async function makeClient(out) {
   const { Client } = await import("tunesmith");
   const onUpload = (name) => (loaded, total) => out.upload(name, loaded, total);
@@ -80,6 +98,12 @@ async function makeClient(out) {
         ...(uploadName ? { fetch: countingFetch(onUpload(uploadName)) } : {}),
       }),
   };
+}
+
+/** How long a rate limit or maintenance asks to wait, in words: "30 s", "2 min". */
+function waitInWords(ms) {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s < 120 ? `${s} s` : `${Math.ceil(s / 60)} min`;
 }
 
 /**
@@ -110,21 +134,49 @@ function countingFetch(onBytes) {
 
 const shellQuote = (s) => (/^[\w@%+=:,./{}-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
+/**
+ * A title or an id as one file name: no separator, no control or bidi character, and no name made
+ * only of dots (a title `..` in `{title}/{index}.{ext}` would write one folder up).
+ */
+function safeName(v) {
+  const name = String(v ?? "").replace(/[\/\\:*?"<>|\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, "_").trim().slice(0, 80);
+  return /^\.+$/.test(name) ? "_" : name || "untitled";
+}
+
 function fill(template, file, index, record) {
-  const safe = (v) => String(v ?? "").replace(/[\/\\:*?"<>|\x00-\x1f]+/g, "_").trim().slice(0, 80) || "untitled";
+  const safe = safeName;
   const ext = extensionOf(file.url) || (file.mimeType?.split("/")[1] ?? "bin");
   return template.replace(/\{(title|index|ext|id|taskId)\}/g, (_, k) =>
     k === "title" ? safe(file.title) : k === "index" ? String(index + 1) : k === "ext" ? safe(ext) : k === "id" ? safe(file.id) : safe(record?.taskId),
   );
 }
 
-async function save(files, template, record, out, signal) {
+class FileExistsError extends Error {
+  constructor(path) {
+    super(`${path} exists: not overwritten (--force replaces it)`);
+    this.name = "FileExistsError";
+    this.kind = "file_exists";
+  }
+}
+
+/** Saves the files by template; an existing file (or two files to one path) fails it before any download, unless `force`. */
+async function save(files, template, record, out, signal, force) {
+  const paths = files.map((file, i) => fill(template, file, i, record));
+  if (!force) {
+    for (const [i, path] of paths.entries()) {
+      const there = await lstat(path).then(() => true, (e) => e.code !== "ENOENT");
+      if (there || paths.indexOf(path) !== i) throw new FileExistsError(path);
+    }
+  }
   for (const [i, file] of files.entries()) {
-    const path = fill(template, file, i, record);
+    const path = paths[i];
     const response = await fetch(file.url, { signal });
     if (!response.ok || !response.body) throw Object.assign(new Error(`downloading ${file.url}: HTTP ${response.status}`), { kind: "network" });
     if (dirname(path) !== ".") await mkdir(dirname(path), { recursive: true });
-    await pipeline(Readable.fromWeb(response.body), createWriteStream(path), { signal });
+    // "wx": a file made meanwhile is not overwritten either.
+    await pipeline(Readable.fromWeb(response.body), createWriteStream(path, { flags: force ? "w" : "wx" }), { signal }).catch((e) => {
+      throw e?.code === "EEXIST" ? new FileExistsError(path) : e;
+    });
     out.saved(path, file.url);
   }
 }
@@ -133,6 +185,12 @@ async function main(argv) {
   const json = argv.includes("--json") || !process.stdout.isTTY;
   const out = createOutput({ json });
   const [command, ...rest] = argv;
+  if (command === "help" && rest[0] !== undefined) {
+    const op = findOperation(rest[0]);
+    if (!op) throw new UsageError(`unknown command ${rest[0]}: \`tunesmith help\` lists the operations`);
+    process.stdout.write(operationHelp(op));
+    return EXIT.ok;
+  }
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     process.stdout.write(help());
     return EXIT.ok;
@@ -157,10 +215,7 @@ async function main(argv) {
   const op = findOperation(command);
   if (!op) throw new UsageError(`unknown command ${command}: \`tunesmith help\` lists the operations`);
   if (rest.includes("--help")) {
-    const fields = Object.entries(op.input.properties).map(
-      ([f, s]) => `  --${kebab(f).padEnd(24)}${op.input.required.includes(f) ? "(required) " : ""}${s.description ?? ""}`,
-    );
-    process.stdout.write(`${kebab(op.name)}: ${op.summary}\n${fields.join("\n")}\n`);
+    process.stdout.write(operationHelp(op));
     return EXIT.ok;
   }
   const { request, flags, path } = readArguments(op, rest);
@@ -202,6 +257,7 @@ async function main(argv) {
     if (op.creates && op.callback && request[op.callback] === undefined) {
       request[op.callback] = process.env.TUNESMITH_CALLBACK_URL || NOWHERE;
     }
+    if (op.creates && flags.skipAudioCheck !== true) await checkAudio(op, request, signal);
     let record;
     if (op.call === "file") {
       record = await client.uploadFile(file, { ...request, signal, onProgress: ({ loaded, total }) => out.upload(file.name, loaded, total) });
@@ -214,6 +270,11 @@ async function main(argv) {
       record = await client[op.name](request, { signal });
     }
     const family = op.family ?? op.name;
+    if (op.family && !op.creates && record?.state === "failed") {
+      // A task that has failed fails every command that reads it, as a wait for it does (exit 8, the
+      // client's words for why): its waiter reads it once more and rejects with them.
+      record = await client[op.waiter](request[op.queryField], { signal });
+    }
     if (op.creates) {
       taskId = record.taskId;
       out.created(op.name, taskId);
@@ -233,7 +294,7 @@ async function main(argv) {
     }
     const files = filesOf(family, record);
     out.result(op.name, record, files);
-    if (template && files.length) await save(files, template, record, out, signal);
+    if (template && files.length) await save(files, template, record, out, signal, flags.force === true);
     return EXIT.ok;
   } catch (e) {
     if (interrupted) {
@@ -242,14 +303,22 @@ async function main(argv) {
       return EXIT.interrupted;
     }
     const code = exitCodeOf(e);
+    const retryAfterMs = code === EXIT.rateLimited && typeof e?.retryAfterMs === "number" ? e.retryAfterMs : null;
+    const busy = e?.kind === "maintenance" ? "the service is down for maintenance" : "rate limited";
     // A wait that ran out of time leaves the task running, as Ctrl-C does: say how to resume.
     const hint =
       code === EXIT.unauthorized && !process.env.TUNESMITH_API_KEY
         ? "set TUNESMITH_API_KEY to your key"
         : e?.kind === "timeout" && taskId
           ? `task ${taskId} goes on; resume with: ${resumeCommand()}`
-          : null;
-    out.error(e, code, hint);
+          : code === EXIT.rateLimited
+            ? retryAfterMs !== null
+              ? `${busy}: try again in ${waitInWords(retryAfterMs)}`
+              : `${busy}: try again later`
+            : e instanceof FileExistsError && taskId
+              ? `save them with: tunesmith ${kebab(op.creates || op.family ? op.query : op.name)} ${shellQuote(taskId)} --out ${shellQuote(template)} --force`
+              : null;
+    out.error(e, code, hint, retryAfterMs);
     return code;
   }
 }
