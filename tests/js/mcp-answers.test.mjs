@@ -9,7 +9,7 @@ import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { KEY, PKG, skip, wav } from "./companion/harness.mjs";
+import { KEY, PKG, UPLOAD, skip, wav } from "./companion/harness.mjs";
 import { spawnMcp, text } from "./agents/stdio.mjs";
 
 const SONG = { customMode: false, instrumental: true, model: "V4_5", prompt: "a calm piano piece" };
@@ -111,6 +111,51 @@ test("an upstream that echoes the Authorization header: the key is in no answer,
   } finally {
     await echoed.close();
     upstream.close();
+  }
+});
+
+/**
+ * A proxy in front of the emulator's upload host that writes the Authorization header it was sent
+ * into the record of a successful upload (its `originalName`), plain and Base64: only the MCP
+ * server's own scrub stands between it and the agent.
+ */
+async function echoingProxy() {
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const headers = { ...req.headers };
+    delete headers.host;
+    delete headers["content-length"];
+    const upstream = await fetch(`${UPLOAD}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const body = await upstream.json();
+    const auth = req.headers.authorization ?? "";
+    if (body?.data) body.data.originalName = `as sent: ${auth} / ${Buffer.from(`Authorization: ${auth}`).toString("base64")}`;
+    res.statusCode = upstream.status;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(body));
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+test("a proxy that echoes the Authorization header into a successful record: blanked in structuredContent and text", { skip }, async () => {
+  const proxy = await echoingProxy();
+  const echoed = await spawnMcp({ env: { TUNESMITH_UPLOAD_URL: proxy.url } });
+  try {
+    const result = await echoed.client.callTool({
+      name: "uploadBase64",
+      arguments: { base64Data: wav(1).toString("base64"), fileName: "echo.wav", uploadPath: "mcp-tests" },
+    });
+    assert.equal(result.isError, undefined, text(result));
+    assert.match(result.structuredContent.originalName, /^as sent: Bearer \[redacted\] \/ /);
+    const whole = JSON.stringify(result);
+    for (const spelling of spellingsOfKey()) {
+      assert.ok(!whole.toLowerCase().includes(spelling.toLowerCase()), `${spelling} in ${whole}`);
+    }
+  } finally {
+    await echoed.close();
+    proxy.close();
   }
 });
 
