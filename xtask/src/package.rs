@@ -255,6 +255,7 @@ pub fn build(profile: Profile) -> Result<Package> {
         println!("renamed {renamed} imports and exports to short names, in both modules");
     }
     instantiate_in_node(&pkg.dir)?;
+    tidy_declarations(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;
     apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
     Ok(pkg)
@@ -370,6 +371,46 @@ fn instantiate_in_node(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// wasm-bindgen's declarations of the module's raw exports, which type every `JsValue` as `any`:
+/// `tunesmith_bg.wasm.d.ts` (for bundlers that import the `.wasm` itself; the package's `files`
+/// leave it out and nothing imports it) is removed, and `tunesmith.d.ts`'s `InitOutput` keeps only
+/// `memory`, the rest becoming `unknown`. Its names were wrong for a release build anyway: the
+/// exports are renamed to short ones (imports.rs). No shipped .d.ts says `any`
+/// (tests/js/types-no-any.test.mjs).
+fn tidy_declarations(pkg: &Path) -> Result<()> {
+    let raw = pkg.join("tunesmith_bg.wasm.d.ts");
+    if raw.exists() {
+        std::fs::remove_file(&raw)?;
+    }
+    let path = pkg.join("tunesmith.d.ts");
+    let text = std::fs::read_to_string(&path)?;
+    std::fs::write(
+        &path,
+        opaque_init_output(&text).with_context(|| path.display().to_string())?,
+    )?;
+    Ok(())
+}
+
+/// `dts` with the body of `export interface InitOutput { ... }` replaced by `memory` and an
+/// `unknown` index signature.
+fn opaque_init_output(dts: &str) -> Result<String> {
+    const START: &str = "export interface InitOutput {\n";
+    let Some(start) = dts.find(START) else {
+        bail!(
+            "no `{}` (wasm-bindgen's declarations changed?)",
+            START.trim_end()
+        );
+    };
+    let Some(len) = dts[start..].find("\n}\n") else {
+        bail!("`InitOutput` has no closing brace");
+    };
+    Ok(format!(
+        "{}{START}    readonly memory: WebAssembly.Memory;\n    /** The module's other exports: the glue's own calls, under short names in a release build. */\n    readonly [name: string]: unknown;{}",
+        &dts[..start],
+        &dts[start + len..]
+    ))
+}
+
 /// Copies every file of pkg-template/ over pkg/, filling `__VERSION__`.
 fn apply_template(template: &Path, pkg: &Path, version: &str) -> Result<()> {
     copy_tree(template, pkg)?;
@@ -466,7 +507,20 @@ pub fn gzip_len(path: &Path) -> Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{glue_imports_within, within_budget};
+    use super::{glue_imports_within, opaque_init_output, within_budget};
+
+    #[test]
+    fn init_output_keeps_memory_and_loses_its_anys() {
+        let dts = "export type A = 1;\nexport interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n    readonly f: (a: any) => any;\n}\n\nexport type B = 2;\n";
+        let out = opaque_init_output(dts).unwrap();
+        assert!(!out.contains("any)") && !out.contains("=> any"), "{out}");
+        assert!(out.starts_with("export type A = 1;\nexport interface InitOutput {\n    readonly memory: WebAssembly.Memory;\n"), "{out}");
+        assert!(
+            out.ends_with("    readonly [name: string]: unknown;\n}\n\nexport type B = 2;\n"),
+            "{out}"
+        );
+        assert!(opaque_init_output("export type A = 1;\n").is_err());
+    }
 
     #[test]
     fn the_page_module_may_import_only_what_the_full_glue_provides() {
