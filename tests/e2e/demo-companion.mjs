@@ -71,7 +71,9 @@ test("Settings → Apply keeps the companion: the credits and a whole task still
   assert(streams === 1, `${streams} event streams for one task`);
   const dropped = failed.filter((f) => f.url.includes("/ts/events"));
   assert(dropped.length <= 1, `event streams aborted: ${JSON.stringify(dropped)}`);
-  const direct = sent.filter((r) => r.url.startsWith(`${emu.music}/api/`) || r.url.startsWith(emu.upload));
+  // The uploaded file's public link is the page's to play (and to read the first bytes of); the
+  // service's routes are the companion's.
+  const direct = sent.filter((r) => r.url.startsWith(`${emu.music}/api/`) || (r.url.startsWith(emu.upload) && !r.url.startsWith(`${emu.upload}/download/`)));
   assert(direct.length === 0, `the page called the service itself: ${direct.map((r) => r.url).join(", ")}`);
 });
 
@@ -91,6 +93,41 @@ test("Callbacks received lists what the companion received and pushed; the state
   assert(!states.some((s) => /polled/.test(s)), `nothing says polled: ${states.join(" | ")}`);
   await page.mouse.move(0, 0);
   await shotOf("#h-events >> xpath=..", "companion-2-callbacks.png");
+});
+
+/** Waits for `ready` (run in the page), or fails with the page's error message. */
+async function until(ready, arg, timeout = 60000) {
+  await page.waitForFunction(`(${ready})(${JSON.stringify(arg ?? null)}) || document.querySelector(".alert")`, null, { timeout });
+  const alert = await page.$(".alert");
+  if (alert) throw new Error(`the page showed an error: ${(await alert.innerText()).replace(/\s+/g, " ")}`);
+}
+
+test("every family's pushed states read from its record: covers, WAV, stems, MIDI, video and recovery, none undefined", async () => {
+  await page.click("#covers-btn");
+  await until(() => /\d+ images\./.test(document.querySelector("#covers-status").textContent));
+  await page.click(".track .t-actions button:has-text('Convert to WAV')");
+  await until(() => document.querySelector(".track .wav-link"));
+  await page.selectOption("#stems-form [name=type]", "split_stem");
+  await page.click("#stems-go");
+  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  await page.click("#stems .midi-btn >> nth=0");
+  await until(() => /\d+ notes\./.test(document.querySelector("#midi-status").textContent));
+  await page.click("#video-go");
+  await until(() => document.querySelector("#video-link a"));
+  await page.fill("#recovery-form [name=sunoTaskId]", taskId);
+  await page.click("#recovery-go");
+  await until(() => /tracks playable again/.test(document.querySelector("#recovery-status").textContent));
+  // A family's state that ends the wait may be reported as it is pushed: give it its moment.
+  await page.waitForTimeout(500);
+  const rows = await page.$$eval("#states li", (lis) => lis.map((li) => ({ family: li.querySelector(".tag")?.textContent, text: li.textContent })));
+  for (const family of ["cover", "wav", "stems", "midi", "video", "recovery"]) {
+    const pushed = rows.filter((r) => r.family === family && /· pushed$/.test(r.text));
+    assert(pushed.length >= 1, `${family}: no pushed state listed: ${rows.map((r) => r.text).join(" | ")}`);
+    const bad = pushed.filter((r) => /undefined|null|NaN/.test(r.text) || !/(pending|running|succeeded|failed)/.test(r.text));
+    assert(bad.length === 0, `${family}: ${bad.map((r) => r.text).join(" | ")}`);
+  }
+  await page.mouse.move(0, 0);
+  await shotOf("#h-events >> xpath=..", "companion-2b-every-family.png");
 });
 
 test("Simulate a service answer works through the companion, for one request", async () => {

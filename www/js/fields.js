@@ -84,9 +84,9 @@ export function field(op, f, onBoost, prefix = "") {
   const errId = `${prefix}err-${f.name}`;
   const label = labelFor(op, f.name);
   const input = control(op, f, kind, id);
-  // Messages name the field by its label without the label's aside ("Custom mode", not the whole
-  // "Custom mode (style and title are mine, ...)").
-  const short = label.replace(/\s*\(.*\)\s*$/, "");
+  // Messages name the field by its label without the label's aside in words ("Custom mode", not the
+  // whole "Custom mode (style and title are mine, ...)"); a unit stays ("Until (s)").
+  const short = label.replace(/\s*\([^()]*\s[^()]*\)\s*$/, "");
   if (short && short !== label) input.dataset.label = short;
   const hint = el("p", { id: `${id}-hint`, className: "hint", textContent: plain(op, f.description) });
   const error = el("p", { className: "field-error", id: errId, dataset: { errorFor: f.name } });
