@@ -21,29 +21,42 @@ function localFiles(low, options) {
   const local = {
     roots: configured,
     maxBytes: options.maxFileBytes ?? MAX_LOCAL_FILE_BYTES,
-    read: (path) => readRootedFile(path, local.roots, { maxBytes: local.maxBytes }),
+    /** The client's roots being read (a promise), or null: a call waits for them. */
+    pending: null,
+    read: async (path) => {
+      await local.pending;
+      return readRootedFile(path, local.roots, { maxBytes: local.maxBytes });
+    },
     onRootsChanged: () => {},
   };
   if (options.clientRoots === false) return local;
   // A 2025-era client that declares `roots` is asked for them once initialized, and again on each
-  // `notifications/roots/list_changed`; a root that is not an existing folder is left out.
-  const ask = async () => {
+  // `notifications/roots/list_changed`; a root that is not an existing folder is left out. While
+  // they are read, `uploadFile` is offered and its calls wait for them (a host calls it at once).
+  const ask = () => {
     if (!low().getClientCapabilities()?.roots) return;
-    let listed = [];
-    try {
-      listed = (await low().listRoots()).roots.map((r) => r.uri);
-    } catch (e) {
-      options.onRootsError?.(e);
-    }
-    const theirs = resolveRoots(listed, { skipMissing: true });
-    local.roots = [...new Set([...configured, ...theirs])];
+    const reading = (async () => {
+      let listed = [];
+      try {
+        listed = (await low().listRoots()).roots.map((r) => r.uri);
+      } catch (e) {
+        options.onRootsError?.(e);
+      }
+      local.roots = [...new Set([...configured, ...resolveRoots(listed, { skipMissing: true })])];
+    })();
+    local.pending = reading;
     local.onRootsChanged();
+    void reading.finally(() => {
+      if (local.pending !== reading) return;
+      local.pending = null;
+      local.onRootsChanged();
+    });
   };
   local.attach = () => {
     const before = low().oninitialized;
     low().oninitialized = () => {
       before?.();
-      void ask();
+      ask();
     };
     low().setNotificationHandler("notifications/roots/list_changed", () => ask());
   };

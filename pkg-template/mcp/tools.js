@@ -122,12 +122,12 @@ export function registerTools(server, o) {
       async (args, ctx) => scrub(await run(op, args ?? {}, ctx, o)),
     );
     if (op.call === "file") {
-      // Offered only while there are roots; their words follow them (flag, env var, client's roots).
+      // Offered only while there are roots (or the client's are being read); their words follow them.
       const refresh = () => {
         tool.update({
           description: description(op, o),
           paramsSchema: fromJsonSchema(portable(inputSchema(op, o)), ADVERTISE_ONLY),
-          enabled: o.localFiles.roots.length > 0,
+          enabled: o.localFiles.roots.length > 0 || o.localFiles.pending !== null,
         });
       };
       o.localFiles.onRootsChanged = refresh;

@@ -183,6 +183,28 @@ test("roots from the client (roots/list), followed on roots/list_changed", { ski
   }
 });
 
+test("a host that calls uploadFile at once after connecting: the call waits for the client's roots", { skip }, async () => {
+  const host = await spawnMcp({ roots: [pathToFileURL(music).href] });
+  try {
+    const [inside, outside] = await Promise.all([
+      host.client.callTool({ name: "uploadFile", arguments: { path: "song.wav" } }),
+      host.client.callTool({ name: "uploadFile", arguments: { path: join(home, ".env") } }),
+    ]);
+    assert.equal(inside.isError, undefined, text(inside));
+    assert.equal(inside.structuredContent.fileSize, wav(1).length);
+    assert.match(text(outside), /rule inside_roots/);
+  } finally {
+    await host.close();
+  }
+  const empty = await spawnMcp({ roots: [] });
+  try {
+    const tools = await toolsWhen(empty.client, (list) => !list.some((t) => t.name === "uploadFile"));
+    assert.ok(!tools.some((t) => t.name === "uploadFile"), "a client that lists no roots: not offered");
+  } finally {
+    await empty.close();
+  }
+});
+
 test("the callback URL is the server's: not in any schema, refused from an agent, and the configured one is used", { skip }, async () => {
   const inbox = `pinned-${process.pid}-${Date.now()}`;
   const pinned = await spawnMcp({ args: ["--root", music], env: { TUNESMITH_CALLBACK_URL: `${MUSIC}/inbox/${inbox}` } });
