@@ -20,3 +20,4 @@ export {
 /** @typedef {import("./options.js").CompanionRefusal} CompanionRefusal */
 /** @typedef {import("./store.js").CompanionStore} CompanionStore */
 /** @typedef {import("./companion.js").CompanionHandler} CompanionHandler */
+/** @typedef {import("./routes.js").OperationName} OperationName */

@@ -6,6 +6,7 @@ import { scrubber } from "./secrets.js";
 import { upstream } from "./upstream.js";
 
 /** @typedef {import("./store.js").CompanionStore} CompanionStore */
+/** @typedef {import("./routes.js").OperationName} OperationName */
 
 /** The service's music host, unless `baseUrl` names another. */
 export const DEFAULT_BASE_URL = "https://api.sunoapi.org";
@@ -91,7 +92,7 @@ export const MAX_CALLBACK_BYTES = 1024 * 1024;
  * @property {(request: Request) => string | null | undefined | CompanionRefusal | Promise<string | null | undefined | CompanionRefusal>} authorize
  *   Your own session check: the user id of the request's caller, or `null` (401), or a refusal.
  *   Users never see each other's tasks, records, tracks, personas, voices or events.
- * @property {string[]} [allow] The operations a page may call (the client's method names). Default
+ * @property {readonly OperationName[]} [allow] The operations a page may call (the client's method names). Default
  *   `DEFAULT_ALLOW`: all but `getCredits`.
  * @property {CompanionLimits} [limits]
  * @property {CompanionStore} [store] Default `memoryStore()`: one process, nothing kept across a
@@ -188,7 +189,7 @@ export function readOptions(o) {
     publicOrigin: new URL(publicUrl).origin,
     prefix: new URL(publicUrl).pathname.replace(/\/+$/, ""),
     authorize: o.authorize,
-    allow: new Set(allow),
+    allow: new Set(/** @type {readonly OperationName[]} */ (allow)),
     limits,
     store: o.store ?? memoryStore(),
     origins: new Set(origins.map((x) => x.replace(/\/+$/, ""))),

@@ -51,3 +51,25 @@ test("the TypeScript consumer passes tsc --strict: companion creates without cal
   const errors = await tsc(dir);
   assert.deepEqual(errors, []);
 });
+
+test("a companion's allow takes the operations' names: a misspelt one fails tsc, OperationName is exported", async () => {
+  const dir = await project("allow", { lib: ["es2022", "dom"], types: [], skipLibCheck: true }, ["check.ts"]);
+  await writeFile(
+    join(dir, "check.ts"),
+    `import { createCompanion, DEFAULT_ALLOW, type CompanionOptions, type OperationName } from "tunesmith/server";
+
+const base: CompanionOptions = { apiKey: "key", publicUrl: "https://app.example/ts", authorize: () => "user" };
+createCompanion({ ...base, allow: ["uploadFile", "generate", "getTask"] });
+const mine: readonly OperationName[] = ["generate", "getTask"] as const;
+createCompanion({ ...base, allow: mine });
+createCompanion({ ...base, allow: DEFAULT_ALLOW.filter((op) => op !== "uploadBase64") });
+// @ts-expect-error: not an operation
+createCompanion({ ...base, allow: ["generat"] });
+const anyString: string = "generate";
+// @ts-expect-error: a string is not known to name an operation
+createCompanion({ ...base, allow: [anyString] });
+`,
+  );
+  const errors = await tsc(dir);
+  assert.deepEqual(errors, []);
+});

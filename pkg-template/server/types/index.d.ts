@@ -9,8 +9,10 @@ export type CompanionLimits = import("./options.js").CompanionLimits;
 export type CompanionRefusal = import("./options.js").CompanionRefusal;
 export type CompanionStore = import("./store.js").CompanionStore;
 export type CompanionHandler = import("./companion.js").CompanionHandler;
+export type OperationName = import("./routes.js").OperationName;
 /** @typedef {import("./options.js").CompanionOptions} CompanionOptions */
 /** @typedef {import("./options.js").CompanionLimits} CompanionLimits */
 /** @typedef {import("./options.js").CompanionRefusal} CompanionRefusal */
 /** @typedef {import("./store.js").CompanionStore} CompanionStore */
 /** @typedef {import("./companion.js").CompanionHandler} CompanionHandler */
+/** @typedef {import("./routes.js").OperationName} OperationName */

@@ -1,5 +1,7 @@
 export type CompanionStore = import("./store.js").CompanionStore;
+export type OperationName = import("./routes.js").OperationName;
 /** @typedef {import("./store.js").CompanionStore} CompanionStore */
+/** @typedef {import("./routes.js").OperationName} OperationName */
 /** The service's music host, unless `baseUrl` names another. */
 export declare const DEFAULT_BASE_URL = "https://api.sunoapi.org";
 /** The service's upload host, unless `uploadUrl` names another. */
@@ -25,7 +27,7 @@ export declare const DEFAULTS: Readonly<{
 /** Operations a page may not call unless `allow` lists them: the account's balance is not a user's. */
 export declare const NOT_ALLOWED_BY_DEFAULT: readonly ["getCredits"];
 /** The operations a companion forwards unless `allow` says otherwise: every one but `NOT_ALLOWED_BY_DEFAULT`. */
-export declare const DEFAULT_ALLOW: readonly string[];
+export declare const DEFAULT_ALLOW: readonly import("./routes.js").OperationName[];
 /** Longest JSON body of any operation but `uploadBase64` (prompts and lyrics are a few KB). */
 export declare const MAX_JSON_BYTES: number;
 /** Longest JSON body of `uploadBase64`: 10 MB of file is some 13.4 MB of Base64 text. */
@@ -108,7 +110,7 @@ export type CompanionOptions = {
      * The operations a page may call (the client's method names). Default
      * `DEFAULT_ALLOW`: all but `getCredits`.
      */
-    allow?: string[];
+    allow?: readonly OperationName[];
     limits?: CompanionLimits;
     /**
      * Default `memoryStore()`: one process, nothing kept across a
@@ -196,7 +198,7 @@ export type CompanionOptions = {
  * @property {(request: Request) => string | null | undefined | CompanionRefusal | Promise<string | null | undefined | CompanionRefusal>} authorize
  *   Your own session check: the user id of the request's caller, or `null` (401), or a refusal.
  *   Users never see each other's tasks, records, tracks, personas, voices or events.
- * @property {string[]} [allow] The operations a page may call (the client's method names). Default
+ * @property {readonly OperationName[]} [allow] The operations a page may call (the client's method names). Default
  *   `DEFAULT_ALLOW`: all but `getCredits`.
  * @property {CompanionLimits} [limits]
  * @property {CompanionStore} [store] Default `memoryStore()`: one process, nothing kept across a
@@ -232,7 +234,7 @@ export declare function readOptions(o: CompanionOptions): {
     publicOrigin: string;
     prefix: string;
     authorize: (request: Request) => string | null | undefined | CompanionRefusal | Promise<string | null | undefined | CompanionRefusal>;
-    allow: Set<any>;
+    allow: Set<import("./routes.js").OperationName>;
     limits: Record<"bodyBytesInFlight" | "eventStreams" | "requestsInFlight" | "requestsPerWindow" | "tasksInFlight" | "totalRequestsInFlight" | "uploadBytes" | "windowMs", number>;
     store: import("./store.js").CompanionStore;
     origins: Set<string>;

@@ -1,31 +1,19 @@
-export declare const ROUTES: ({
-    operation: string;
-    host: string;
-    method: string;
+/**
+ * An operation of the service, by the client's method name: what a companion's `allow` lists.
+ * @typedef {"generate" | "extend" | "uploadCover" | "uploadExtend" | "addInstrumental" | "addVocals" | "boostStyle" | "getTask" | "getCredits" | "generateCover" | "getCover" | "convertToWav" | "getWav" | "generateLyrics" | "getLyrics" | "getTimestampedLyrics" | "separateVocals" | "getVocalSeparation" | "generateVideo" | "getVideo" | "uploadFromUrl" | "uploadFile" | "uploadBase64" | "generateSounds" | "replaceSection" | "mashup" | "generatePersona" | "generateMidi" | "getMidi" | "recoverAudio" | "getRecovery" | "validateVoice" | "getVoiceValidation" | "regenerateVoicePhrase" | "createVoice" | "getVoice" | "checkVoice"} OperationName
+ */
+export type OperationName = "generate" | "extend" | "uploadCover" | "uploadExtend" | "addInstrumental" | "addVocals" | "boostStyle" | "getTask" | "getCredits" | "generateCover" | "getCover" | "convertToWav" | "getWav" | "generateLyrics" | "getLyrics" | "getTimestampedLyrics" | "separateVocals" | "getVocalSeparation" | "generateVideo" | "getVideo" | "uploadFromUrl" | "uploadFile" | "uploadBase64" | "generateSounds" | "replaceSection" | "mashup" | "generatePersona" | "generateMidi" | "getMidi" | "recoverAudio" | "getRecovery" | "validateVoice" | "getVoiceValidation" | "regenerateVoicePhrase" | "createVoice" | "getVoice" | "checkVoice";
+/** @type {{ operation: OperationName, host: "music" | "upload", method: "GET" | "POST", path: string, creates: boolean, family: string | null, callback: string | null, taskIds: string[] }[]} */
+export declare const ROUTES: {
+    operation: OperationName;
+    host: "music" | "upload";
+    method: "GET" | "POST";
     path: string;
     creates: boolean;
-    family: string;
-    callback: null;
+    family: string | null;
+    callback: string | null;
     taskIds: string[];
-} | {
-    operation: string;
-    host: string;
-    method: string;
-    path: string;
-    creates: boolean;
-    family: string;
-    callback: string;
-    taskIds: string[];
-} | {
-    operation: string;
-    host: string;
-    method: string;
-    path: string;
-    creates: boolean;
-    family: null;
-    callback: null;
-    taskIds: string[];
-})[];
+}[];
 export declare const WAITERS: {
     music: string;
     cover: string;

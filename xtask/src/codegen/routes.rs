@@ -12,10 +12,19 @@ use tunesmith_protocol::{Observed, Stage, TaskFamily, TaskState};
 
 pub fn server_routes() -> String {
     let mut out = HEADER.to_owned();
+    let names = Op::ALL.map(|op| format!("\"{}\"", op.endpoint().name));
+    out.push_str(&format!(
+        "/**\n \
+         * An operation of the service, by the client's method name: what a companion's `allow` lists.\n \
+         * @typedef {{{}}} OperationName\n \
+         */\n\n",
+        names.join(" | ")
+    ));
     out.push_str(
         "// Every operation of the service: its host, method and path (`{svc}`: the service segment), whether\n\
          // it creates (and charges for) a task, the task family it creates or queries, the field that\n\
          // takes its callback URL, and the fields that name a task of the caller.\n\
+         /** @type {{ operation: OperationName, host: \"music\" | \"upload\", method: \"GET\" | \"POST\", path: string, creates: boolean, family: string | null, callback: string | null, taskIds: string[] }[]} */\n\
          export const ROUTES = [\n",
     );
     for op in Op::ALL {

@@ -433,12 +433,7 @@ export type CompanionRequest<R> = Omit<R, {fields}> & Partial<Pick<R, Extract<ke
 "#
     ));
     let ops = with_callback();
-    let names = quoted(
-        &ops.iter()
-            .map(|(op, _)| op.endpoint().name)
-            .collect::<Vec<_>>(),
-        " | ",
-    );
+    let names = quoted(ops.iter().map(|(op, _)| op.endpoint().name), " | ");
     out.push_str(&format!(
         "\n/**\n * A client made with `companionUrl` (`new Client({{ companionUrl }})`): the `Client`, except that\n * its creates take no callback URL (the companion sets its own; see `CompanionRequest`).\n */\nexport interface CompanionClient extends Omit<Client, {names}> {{\n"
     ));
