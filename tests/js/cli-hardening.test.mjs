@@ -112,10 +112,10 @@ const HOSTILE = "a\x1b]0;pwned\x07b\x1b[2Jc\x1b[31md\u009b32me\u202ef";
 const RAW = [["OSC title", "\x1b]0;"], ["BEL", "\x07"], ["clear screen", "\x1b[2J"], ["CSI colour", "\x1b[31m"], ["C1 CSI", "\u009b"], ["RLO", "\u202e"]];
 
 /**
- * A forwarder to the music host that writes HOSTILE into every track title and error message of
- * the answers: the service's strings as the CLI receives them.
+ * A forwarder to the music host that writes `write(request)` (default HOSTILE) at the start of
+ * every track title and error message of the answers: the service's strings as the CLI receives them.
  */
-async function hostileService() {
+async function hostileService(write = () => HOSTILE) {
   const proxy = createServer(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
@@ -124,7 +124,7 @@ async function hostileService() {
     delete headers["content-length"];
     const answer = await fetch(`${MUSIC}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     let text = await answer.text();
-    text = text.replace(/"(title|msg|errorMessage)":"/g, (m) => `${m}${JSON.stringify(HOSTILE).slice(1, -1)}`);
+    text = text.replace(/"(title|msg|errorMessage)":"/g, (m) => `${m}${JSON.stringify(write(req)).slice(1, -1)}`);
     res.writeHead(answer.status, { "content-type": "application/json" });
     res.end(text);
   });
@@ -181,17 +181,20 @@ test("piped: JSON lines escape C1 controls and bidi overrides too, and mean the 
 const b64 = (s) => Buffer.from(s).toString("base64");
 
 /**
- * A service (or proxy) that answers every request with an error whose message echoes the
- * Authorization header it got: as it came, upper-cased, and in Base64 (whole, and as a `Basic`
- * header of `user:key` would carry it).
+ * The Authorization header a request came with, echoed: as it came, upper-cased, and in Base64
+ * (whole, and as a `Basic` header of `user:key` would carry it).
  */
+function echo(req) {
+  const auth = req.headers.authorization ?? "";
+  const key = auth.replace(/^Bearer /i, "");
+  return `bad header Authorization: ${auth} / ${auth.toUpperCase()} / ${b64(auth)} / Basic ${b64(`user:${key}`)} / ${encodeURIComponent(key)}`;
+}
+
+/** A service (or proxy) that answers every request with an error whose message echoes the Authorization header. */
 async function echoingService() {
   const server = createServer((req, res) => {
-    const auth = req.headers.authorization ?? "";
-    const key = auth.replace(/^Bearer /i, "");
-    const msg = `bad header Authorization: ${auth} / ${auth.toUpperCase()} / ${b64(auth)} / Basic ${b64(`user:${key}`)} / ${encodeURIComponent(key)}`;
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: 400, msg, data: null }));
+    res.end(JSON.stringify({ code: 400, msg: echo(req), data: null }));
   });
   return listen(server);
 }
@@ -203,6 +206,43 @@ const KEYS = [
   ["Base64 after `Bearer `", (k) => b64(`Bearer ${k}`).slice(12, -4)],
   ["Base64 after `user:`", (k) => b64(`user:${k}`).slice(8, -4)],
 ];
+
+/** Asserts that no spelling of `key` is in any of `outputs` (`[where, text]`). */
+function assertNoKey(key, outputs) {
+  for (const [where, text] of outputs) {
+    for (const [spelling, form] of KEYS) {
+      const f = form(key);
+      assert.ok(f.length >= 8 && !text.includes(f), `${where}: the key, ${spelling} (${f}), in ${text}`);
+    }
+  }
+}
+
+test("the key echoed in a track title or a task's failure is printed in no spelling, piped or in a terminal", { skip }, async () => {
+  const song = await finished(["generate", ...SONG]);
+  const failed = await finished(["generate", ...SONG, "--prompt", "emulate:SENSITIVE_WORD_ERROR"]);
+  // The emulator's answers, with the Authorization header the request came with written into
+  // their titles and error messages: records, which the client hands on as they are.
+  const service = await hostileService(echo);
+  const env = { ...ENV, TUNESMITH_BASE_URL: service.url };
+  try {
+    const outputs = [];
+    for (const [args, exit] of [[["status", song.taskId], 0], [["status", failed.taskId, "--wait"], 8]]) {
+      const piped = await run(args, { env });
+      assert.equal(piped.code, exit, piped.stdout);
+      assert.match(piped.stdout, /bad header Authorization: Bearer \[redacted\] \/ BEARER \[redacted\]/);
+      outputs.push([`piped ${args[0]}`, piped.stdout + piped.stderr]);
+      if (!inTerminal) {
+        const tty = await runInTerminal(args, { env });
+        assert.equal(tty.code, exit, tty.raw);
+        assert.match(tty.raw, /bad header Authorization: Bearer \[redacted\]/);
+        outputs.push([`terminal ${args[0]}`, tty.raw]);
+      }
+    }
+    assertNoKey(KEY, outputs);
+  } finally {
+    service.close();
+  }
+});
 
 test("the key a service echoes in an error is printed in no spelling, piped or in a terminal", { skip }, async () => {
   const service = await echoingService();
@@ -217,12 +257,7 @@ test("the key a service echoes in an error is printed in no spelling, piped or i
     assert.match(error.message, /bad header Authorization: Bearer \[redacted\]/);
     const outputs = [["piped", piped.stdout + piped.stderr]];
     if (!inTerminal) outputs.push(["terminal", (await runInTerminal(["credits"], { env })).raw]);
-    for (const [where, text] of outputs) {
-      for (const [spelling, form] of KEYS) {
-        const f = form(key);
-        assert.ok(f.length >= 8 && !text.includes(f), `${where}: the key, ${spelling} (${f}), in ${text}`);
-      }
-    }
+    assertNoKey(key, outputs);
   } finally {
     service.close();
   }
