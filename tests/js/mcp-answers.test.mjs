@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { once } from "node:events";
-import { mkdtemp, realpath, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -181,7 +181,9 @@ test("scrubber: the key blanked from text and structuredContent, inline data unt
 });
 
 test("the README's Inspector command line: its server arguments are accepted as the Inspector passes them", { skip }, async () => {
-  // npx @modelcontextprotocol/inspector -e TUNESMITH_API_KEY=$TUNESMITH_API_KEY -- npx -y tunesmith mcp --root ~/Music
+  const INSPECTOR = "npx @modelcontextprotocol/inspector -e TUNESMITH_API_KEY=$TUNESMITH_API_KEY -- npx -y tunesmith mcp --root ~/Music";
+  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+  assert.ok(readme.includes(INSPECTOR), "the README gives this very command line");
   const music = await realpath(await mkdtemp(join(tmpdir(), "ts-inspector-")));
   await writeFile(join(music, "hum.wav"), wav(1));
   const served = await spawnMcp({ args: ["--root", music] });
