@@ -13,6 +13,8 @@ export declare const Client: {
 } & typeof ClientClass;
 export type Client = ClientClass;
 export type {
+  KnownModel,
+  DeprecatedModel,
   Model,
   VocalGender,
   SeparationType,

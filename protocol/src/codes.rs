@@ -9,6 +9,9 @@ pub enum CodeTable {
     Music,
     /// Cover images: 402 = insufficient credits, 429 = rate limit, 422 = validation.
     Cover,
+    /// Mashups, since V6: 402 = insufficient credits, 429 = rate limit, 422 = validation, 451 = a
+    /// source could not be fetched (the reverse of the music table's 429 and 430). No 400.
+    Mashup,
     /// The upload host: the HTTP status carries the outcome; the body has `success`, `code`, `msg`.
     Upload,
 }
@@ -142,8 +145,8 @@ impl ClientErrorKind {
         crate::docs(match self {
             ClientErrorKind::Service(kind) => match kind {
                 Unauthorized => "the API key was refused (401)",
-                InsufficientCredits => "the account has too few credits (music 429, cover 402)",
-                RateLimited => "too many requests (music 405 and 430, cover 429)",
+                InsufficientCredits => "the account has too few credits (music 429, cover and mashup 402)",
+                RateLimited => "too many requests (music 405 and 430, cover and mashup 429)",
                 Maintenance => "the service is under maintenance (455)",
                 NotFound => "no such id, path or method (404)",
                 Conflict => "the record already exists (409)",
@@ -181,10 +184,10 @@ pub fn classify(table: CodeTable, code: i64) -> Option<ErrorKind> {
         (CodeTable::Music, 400 | 413) => Some(Invalid),
         (CodeTable::Music, 405 | 430) => Some(RateLimited),
         (CodeTable::Music, 429) => Some(InsufficientCredits),
-        (CodeTable::Cover, 400 | 422) => Some(Invalid),
-        (CodeTable::Cover, 402) => Some(InsufficientCredits),
+        (CodeTable::Cover | CodeTable::Mashup, 400 | 422) => Some(Invalid),
+        (CodeTable::Cover | CodeTable::Mashup, 402) => Some(InsufficientCredits),
         // 405 and 430 are rate limits elsewhere on the service; read them so here too.
-        (CodeTable::Cover, 429 | 405 | 430) => Some(RateLimited),
+        (CodeTable::Cover | CodeTable::Mashup, 429 | 405 | 430) => Some(RateLimited),
         (CodeTable::Upload, 400 | 413 | 422) => Some(Invalid),
         (CodeTable::Upload, 402) => Some(InsufficientCredits),
         (CodeTable::Upload, 405) => Some(NotFound),
@@ -205,7 +208,7 @@ pub fn meaning(table: CodeTable, code: i64) -> &'static str {
         (CodeTable::Music, 400) => "Invalid parameters",
         (CodeTable::Cover, 400) => "Format error: parameters not valid JSON",
         (_, 401) => "Unauthorized: credentials missing or invalid",
-        (CodeTable::Cover, 402) => "Insufficient credits",
+        (CodeTable::Cover | CodeTable::Mashup, 402) => "Insufficient credits",
         (CodeTable::Music, 404) => "Invalid request method or path",
         (_, 404) => "Resource or endpoint does not exist",
         (CodeTable::Music, 405) => "Rate limit exceeded",
@@ -215,6 +218,7 @@ pub fn meaning(table: CodeTable, code: i64) -> &'static str {
         (CodeTable::Music, 429) => "Insufficient credits",
         (_, 429) => "Rate limit exceeded",
         (_, 430) => "Call frequency too high, retry later",
+        (_, 451) => "Source files could not be downloaded",
         (_, 455) => "System maintenance",
         (_, 500) => "Server error",
         _ => "Unexpected response code",
@@ -259,7 +263,7 @@ pub const fn code_for(table: CodeTable, kind: ErrorKind) -> i64 {
         (_, Maintenance) => 455,
         (_, NotFound) => 404,
         (_, Conflict) => 409,
-        (CodeTable::Cover, Invalid) => 422,
+        (CodeTable::Cover | CodeTable::Mashup, Invalid) => 422,
         (_, Invalid) => 400,
         (_, Server) => 500,
     }
@@ -298,6 +302,22 @@ mod tests {
             Some(ErrorKind::Maintenance)
         );
         assert_eq!(classify(CodeTable::Music, 200), None);
+        // Mashup's own table (V6): the reverse of the music table's 429.
+        assert_eq!(
+            classify(CodeTable::Mashup, 402),
+            Some(ErrorKind::InsufficientCredits)
+        );
+        assert_eq!(
+            classify(CodeTable::Mashup, 429),
+            Some(ErrorKind::RateLimited)
+        );
+        assert_eq!(classify(CodeTable::Mashup, 422), Some(ErrorKind::Invalid));
+        assert_eq!(classify(CodeTable::Mashup, 451), Some(ErrorKind::Invalid));
+        assert_eq!(
+            crate::Op::Mashup.endpoint().codes,
+            CodeTable::Mashup,
+            "mashup answers in its own table"
+        );
         assert_eq!(classify(CodeTable::Music, 503), Some(ErrorKind::Server));
         assert_eq!(classify(CodeTable::Music, 418), Some(ErrorKind::Invalid));
     }
@@ -318,7 +338,12 @@ mod tests {
     #[test]
     fn code_for_round_trips_through_classify() {
         use ErrorKind::*;
-        for table in [CodeTable::Music, CodeTable::Cover, CodeTable::Upload] {
+        for table in [
+            CodeTable::Music,
+            CodeTable::Cover,
+            CodeTable::Mashup,
+            CodeTable::Upload,
+        ] {
             for kind in [
                 Unauthorized,
                 InsufficientCredits,

@@ -178,11 +178,13 @@ pub struct CustomLimits {
     pub title: usize,
 }
 
-/// The prompt limit of non-custom mode (a description; the lyrics are written for it).
-pub const MAX_DESCRIPTION_PROMPT: usize = 500;
-/// Replace-section windows: 6 to 60 seconds (and at most half the track: the service's check).
-pub const REPLACE_WINDOW_MIN_S: f64 = 6.0;
-pub const REPLACE_WINDOW_MAX_S: f64 = 60.0;
+/// The prompt limit of non-custom mode (the idea of the song; the lyrics are written for it).
+pub const MAX_DESCRIPTION_PROMPT: usize = 3000;
+/// Replace-section windows: at least 10 seconds. At most half the track too, which only a reader
+/// of the track can check: the emulator's `replace_section` (emulator/src/http/music.rs), before
+/// any credit is spent, with this fraction.
+pub const REPLACE_WINDOW_MIN_S: f64 = 10.0;
+pub const REPLACE_WINDOW_MAX_FRACTION: f64 = 0.5;
 /// Persona segments: 10 to 30 seconds, from 0 and 30 by default.
 pub const PERSONA_SEGMENT_MIN_S: f64 = 10.0;
 pub const PERSONA_SEGMENT_MAX_S: f64 = 30.0;
@@ -197,8 +199,40 @@ pub const TASK_ID_FIELDS: &[&str] = &["taskId", "task_id", "sunoTaskId"];
 /// The fields that take the callback URL (regenerate's is spelt `calBackUrl` by the service).
 pub const CALLBACK_FIELDS: &[&str] = &["callBackUrl", "calBackUrl"];
 
-/// Lyrics limit of add-instrumental for the V6 series.
+/// `lyrics` limit for the V6 series, in every operation that takes lyrics.
 pub const MAX_LYRICS_V6: usize = 5000;
+/// generate's `negativeTags` limit for the V6 series.
+pub const MAX_NEGATIVE_TAGS_V6: usize = 1000;
+/// `duration`: the target length in seconds (the service's default is 20; a target, not a promise).
+pub const DURATION_MIN_S: f64 = 10.0;
+pub const DURATION_MAX_S: f64 = 360.0;
+
+/// generate's fields of custom mode only: the service ignores them when `customMode` is false.
+pub const CUSTOM_ONLY: &[&str] = &[
+    "negativeTags",
+    "vocalGender",
+    "duration",
+    "styleWeight",
+    "weirdnessConstraint",
+    "audioWeight",
+    "variety",
+];
+/// generate's references, of non-custom mode only.
+pub const NON_CUSTOM_ONLY: &[&str] = &["imageUrls", "videoUrls", "audioUrls"];
+/// generate needs at least one of these, by mode. Non-custom lists `prompt` too (the idea text,
+/// which the documentation's list omits; it was the one field of that mode until V6).
+pub const NON_CUSTOM_ONE_OF: &[&str] = &[
+    "prompt",
+    "imageUrls",
+    "videoUrls",
+    "audioUrls",
+    "style",
+    "lyrics",
+];
+pub const CUSTOM_ONE_OF: &[&str] = &["style", "lyrics", "negativeTags"];
+/// What counts toward generate's references: each URL of the lists, and `style` and `lyrics`.
+pub const REFERENCES: &[&str] = &["imageUrls", "videoUrls", "audioUrls", "style", "lyrics"];
+pub const MAX_REFERENCES: usize = 10;
 /// Limits of extend with `defaultParamFlag: true`.
 pub const MAX_EXTEND_PROMPT: usize = 3000;
 pub const MAX_EXTEND_STYLE: usize = 200;
@@ -246,8 +280,31 @@ const UPLOAD_URL: FieldRule = req(
     Kind::Url,
     "Publicly accessible audio file (MP3, WAV and similar)",
 );
-const MODEL: FieldRule = opt("model", Kind::OneOf(MODELS), "Model version; default V6");
-const MODEL_REQ: FieldRule = req("model", Kind::OneOf(MODELS), "Model version");
+/// A model: the known ones listed, a newer one's name passed on for the service to answer.
+const MODEL_KIND: Kind = Kind::Open(MODELS);
+const MODEL: FieldRule = opt("model", MODEL_KIND, "Model version; default V6");
+const MODEL_REQ: FieldRule = req("model", MODEL_KIND, "Model version");
+const LYRICS: FieldRule = opt(
+    "lyrics",
+    TEXT,
+    "The lyrics to sing; at most 5000 characters for the V6 series",
+);
+const VARIETY: FieldRule = opt(
+    "variety",
+    Kind::Integer { min: 0, max: 4 },
+    "0 off, 1 normal (default), 2 high, 3 extra, 4 max",
+);
+const DURATION: FieldRule = opt(
+    "duration",
+    Kind::Number(&Range {
+        min: DURATION_MIN_S,
+        max: DURATION_MAX_S,
+        step: None,
+    }),
+    "Target length in seconds (default 20); a target, not a promise",
+);
+const CUSTOM_MODE: &str =
+    "true: custom parameters (style, lyrics, title...); false: the idea in `prompt` and references";
 const GENDER: FieldRule = opt("vocalGender", Kind::OneOf(VOCAL_GENDERS), "`m` or `f`");
 const STYLE_WEIGHT: FieldRule = opt("styleWeight", WEIGHT, "0 to 1, multiple of 0.01");
 const WEIRDNESS: FieldRule = opt("weirdnessConstraint", WEIGHT, "0 to 1, multiple of 0.01");
@@ -258,7 +315,7 @@ const PERSONA_ID: FieldRule = opt("personaId", TEXT, "Persona to sing with (cust
 const PERSONA_MODEL: FieldRule = opt(
     "personaModel",
     Kind::OneOf(crate::schema::PERSONA_MODEL.values),
-    "What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)",
+    "What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)",
 );
 const SECONDS: Kind = Kind::Number(&Range {
     min: 0.0,
@@ -290,13 +347,17 @@ static TABLE: &[Endpoint] = &[
         codes: CodeTable::Music, summary: docs("Generate music (2 tracks)"),
         returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
-            req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
+            req("customMode", Kind::Bool, CUSTOM_MODE),
             req("instrumental", Kind::Bool, "true: no vocals"),
             MODEL_REQ, CALLBACK,
-            opt("prompt", TEXT, "Lyrics (custom mode) or description of the song"),
+            opt("prompt", TEXT, "Non-custom mode: the idea of the song, at most 3000 characters; custom mode: the lyrics, when `lyrics` is not given"),
+            LYRICS,
             opt("style", TEXT, "Genre and style"),
             opt("title", TEXT, "Track title"),
-            NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            opt("imageUrls", Kind::UrlList { min: 0, max: 5 }, "Non-custom mode only: up to 5 images (jpeg, png, webp or bmp; at most 10 MB each)"),
+            opt("videoUrls", Kind::UrlList { min: 0, max: 1 }, "Non-custom mode only: one video (mp4, mov or webm; at most 100 MB and 241 s)"),
+            opt("audioUrls", Kind::UrlList { min: 0, max: MAX_REFERENCES }, "Non-custom mode only: audio references (6 s to 30 min, at most 500 MB each); 10 references in all, style and lyrics included"),
+            NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, DURATION, VARIETY,
             PERSONA_ID, PERSONA_MODEL,
         ],
     },
@@ -319,12 +380,11 @@ static TABLE: &[Endpoint] = &[
         codes: CodeTable::Music, summary: docs("Cover an uploaded audio in a new style"),
         returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
-            UPLOAD_URL,
-            req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
-            req("instrumental", Kind::Bool, "true: no vocals"),
-            MODEL_REQ, CALLBACK,
-            opt("prompt", TEXT, "Lyrics or description"), opt("style", TEXT, "Genre and style"), opt("title", TEXT, "Track title"),
-            NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            UPLOAD_URL, MODEL_REQ, CALLBACK,
+            opt("customMode", Kind::Bool, "Always custom mode since V6; false is still read as before"),
+            opt("instrumental", Kind::Bool, "true: no vocals"),
+            opt("prompt", TEXT, "Lyrics or description"), LYRICS, opt("style", TEXT, "Genre and style"), opt("title", TEXT, "Track title"),
+            NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, DURATION, VARIETY,
             PERSONA_ID, PERSONA_MODEL,
         ],
     },
@@ -352,10 +412,7 @@ static TABLE: &[Endpoint] = &[
             req("negativeTags", TEXT, "Styles or traits to exclude"),
             req("tags", TEXT, "Desired style, mood and instruments"),
             CALLBACK,
-            opt("lyrics", TEXT, "Lyrics; at most 5000 characters for V6, V6_MINI and V6_WILD"),
-            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
-            opt("variety", Kind::Integer { min: 0, max: 4 }, "0 off, 1 normal (default), 2 high, 3 extra, 4 max"),
-            MODEL,
+            LYRICS, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, VARIETY, MODEL,
         ],
     },
     Endpoint {
@@ -364,12 +421,13 @@ static TABLE: &[Endpoint] = &[
         returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             UPLOAD_URL, CALLBACK,
-            req("prompt", TEXT, "Lyrical concept or mood"),
             req("title", TEXT, "Title of the generated track"),
             req("negativeTags", TEXT, "Styles or vocal traits to exclude"),
             req("style", TEXT, "Overall genre and vocal approach"),
+            opt("prompt", TEXT, "Lyrical concept or mood"),
+            LYRICS,
             opt("tags", TEXT, "Accepted as a style control"),
-            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, MODEL,
+            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, VARIETY, MODEL,
         ],
     },
     Endpoint {
@@ -487,7 +545,7 @@ static TABLE: &[Endpoint] = &[
         returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("prompt", Kind::Text { max: Some(500) }, "What the sound is; at most 500 characters"),
-            req("model", Kind::OneOf(SOUND_MODELS), "Model version: sounds take V5 only"),
+            opt("model", Kind::Open(SOUND_MODELS), "Model version: the V6 series, default V6 (V5 still accepted)"),
             opt("soundLoop", Kind::Bool, "true: a seamless loop"),
             opt("soundTempo", Kind::Integer { min: 1, max: 300 }, "Beats per minute, 1 to 300; automatic when omitted"),
             opt("soundKey", Kind::OneOf(crate::schema::SOUND_KEY.values), "Key; Any (default) lets the model choose"),
@@ -505,27 +563,31 @@ static TABLE: &[Endpoint] = &[
             req("title", TEXT, "Track title"),
             req("fullLyrics", TEXT, "The whole song's lyrics after the change"),
             req("infillStartS", SECONDS_2DP, "Start of the window, seconds (two decimals); below infillEndS"),
-            req("infillEndS", SECONDS_2DP, "End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track"),
+            req("infillEndS", SECONDS_2DP, "End of the window, seconds (two decimals); the window is at least 10 s and at most half the track"),
             opt("taskId", TEXT, "Music task of a generated track (with audioId)"),
             opt("audioId", TEXT, "The generated track (with taskId)"),
             opt("uploadUrl", Kind::Url, "An uploaded track instead (with model)"),
-            opt("model", Kind::OneOf(MODELS), "Model version; required with uploadUrl"),
-            NEGATIVE, CALLBACK_OPT,
+            opt("model", MODEL_KIND, "Model version; required with uploadUrl"),
+            opt("lyrics", TEXT, "The replaced window's lyrics only (`fullLyrics` holds the song's); at most 5000 characters for the V6 series"),
+            NEGATIVE, GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, VARIETY,
+            PERSONA_ID, PERSONA_MODEL, CALLBACK_OPT,
         ],
     },
     Endpoint {
         op: Op::Mashup, name: "mashup", method: Method::Post, host: Host::Music, path: "/api/v1/generate/mashup",
-        codes: CodeTable::Music, summary: docs("Mash up two uploaded tracks into a new one"),
+        codes: CodeTable::Mashup, summary: docs("Mash up two uploaded tracks into a new one"),
         returns: Returns::TaskId(TaskFamily::Music),
         fields: &[
             req("uploadUrlList", Kind::UrlList { min: MASHUP_SOURCES, max: MASHUP_SOURCES }, "The two uploaded tracks to mix"),
-            req("customMode", Kind::Bool, "true: style and title are given; false: only a prompt"),
             MODEL_REQ, CALLBACK,
+            opt("customMode", Kind::Bool, "Always custom mode since V6; false is still read as before"),
             opt("prompt", TEXT, "Lyrics (custom mode) or description of the song"),
+            LYRICS,
             opt("style", TEXT, "Genre and style"),
             opt("title", TEXT, "Track title"),
             opt("instrumental", Kind::Bool, "true: no vocals"),
-            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT,
+            GENDER, STYLE_WEIGHT, WEIRDNESS, AUDIO_WEIGHT, DURATION, VARIETY,
+            PERSONA_ID, PERSONA_MODEL,
         ],
     },
     Endpoint {
@@ -811,10 +873,20 @@ impl Op {
     /// The full set of request rules: the field table, then rules that tie fields together.
     pub fn validate(self, fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
         check(self.endpoint().fields, fields)?;
+        if self.endpoint().fields.iter().any(|f| f.name == "lyrics") {
+            check_v6_length(fields, "lyrics", MAX_LYRICS_V6)?;
+        }
         match self {
-            Op::Generate | Op::UploadCover | Op::Mashup => {
-                check_modes(fields, flag(fields, "customMode"), "customMode")?;
-                check_persona(fields, flag(fields, "customMode"), "customMode")
+            Op::Generate => check_generate(fields),
+            Op::UploadCover | Op::Mashup => {
+                // Always custom since V6: only an explicit `customMode: false` reads as before.
+                let custom = !matches!(fields.field("customMode"), Value::Bool(false));
+                if custom {
+                    check_custom_lengths(fields)?;
+                } else {
+                    check_description(fields, "customMode")?;
+                }
+                check_persona(fields, custom, "customMode")
             }
             Op::Extend => {
                 let custom = flag(fields, "defaultParamFlag");
@@ -886,8 +958,9 @@ impl Op {
                     ("infillStartS", "infillEndS"),
                     (None, None),
                     REPLACE_WINDOW_MIN_S,
-                    REPLACE_WINDOW_MAX_S,
-                )
+                    f64::INFINITY,
+                )?;
+                check_persona(fields, true, "customMode")
             }
             Op::GeneratePersona => check_window(
                 fields,
@@ -903,25 +976,6 @@ impl Op {
                 f64::MIN_POSITIVE,
                 f64::MAX,
             ),
-            Op::AddInstrumental => {
-                let model = match fields.field("model") {
-                    Value::Str(m) => m.into_owned(),
-                    _ => DEFAULT_MODEL.to_owned(),
-                };
-                if let Value::Str(lyrics) = fields.field("lyrics") {
-                    let len = lyrics.chars().count();
-                    if V6_SERIES.contains(&model.as_str()) && len > MAX_LYRICS_V6 {
-                        return Err(crate::rules::too_long(
-                            "lyrics",
-                            RuleKind::MaxLength,
-                            MAX_LYRICS_V6,
-                            &crate::text!("characters for ", model),
-                            len,
-                        ));
-                    }
-                }
-                Ok(())
-            }
             Op::ConvertToWav => {
                 if fields.field("taskId").is_absent() && fields.field("audioId").is_absent() {
                     return Err(ValidationError::new(
@@ -932,8 +986,9 @@ impl Op {
                 }
                 Ok(())
             }
-            // The field table says all there is to say about these.
-            Op::AddVocals
+            // The field table (and the lyrics' limit above) says all there is to say about these.
+            Op::AddInstrumental
+            | Op::AddVocals
             | Op::BoostStyle
             | Op::GetTask
             | Op::GetCredits
@@ -973,12 +1028,7 @@ fn check_modes(
 ) -> Result<(), ValidationError> {
     if !custom {
         require_all(fields, &["prompt"], &crate::text!(switch, " is false"))?;
-        return check_length(
-            fields,
-            "prompt",
-            MAX_DESCRIPTION_PROMPT,
-            &crate::text!("when ", switch, " is false"),
-        );
+        return check_description(fields, switch);
     }
     let because = crate::text!(switch, " is true");
     require_all(fields, &["style", "title"], &because)?;
@@ -992,15 +1042,134 @@ fn check_modes(
             ),
         )?;
     }
-    let model = match fields.field("model") {
+    check_custom_lengths(fields)
+}
+
+/// A non-custom `prompt` (the idea of the song): at most 3000 characters.
+fn check_description(fields: &(impl Fields + ?Sized), switch: &str) -> Result<(), ValidationError> {
+    check_length(
+        fields,
+        "prompt",
+        MAX_DESCRIPTION_PROMPT,
+        &crate::text!("when ", switch, " is false"),
+    )
+}
+
+/// The request's model, or the default.
+fn model_of(fields: &(impl Fields + ?Sized)) -> String {
+    match fields.field("model") {
         Value::Str(m) => m.into_owned(),
         _ => DEFAULT_MODEL.to_owned(),
-    };
+    }
+}
+
+/// `prompt`, `style` and `title` within the custom-mode limits of the request's model.
+fn check_custom_lengths(fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
+    let model = model_of(fields);
     let limits = custom_limits(&model);
     let with = crate::text!("for ", model, " in custom mode");
     check_length(fields, "prompt", limits.prompt, &with)?;
     check_length(fields, "style", limits.style, &with)?;
     check_length(fields, "title", limits.title, &with)
+}
+
+/// A field at most `max` characters long when the model is of the V6 series.
+fn check_v6_length(
+    fields: &(impl Fields + ?Sized),
+    name: &'static str,
+    max: usize,
+) -> Result<(), ValidationError> {
+    let model = model_of(fields);
+    if !V6_SERIES.contains(&model.as_str()) {
+        return Ok(());
+    }
+    check_length(fields, name, max, &crate::text!("for ", model))
+}
+
+/// Whether a field holds something: not absent, not blank text, not an empty list.
+fn given(fields: &(impl Fields + ?Sized), name: &'static str) -> bool {
+    match fields.field(name) {
+        Value::Str(s) => !s.trim().is_empty(),
+        Value::List(items) => !items.is_empty(),
+        v => !v.is_absent(),
+    }
+}
+
+/// "`a`, `b` or `c`".
+fn either(names: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == names.len() { " or " } else { ", " });
+        }
+        out.push('`');
+        out.push_str(name);
+        out.push('`');
+    }
+    out
+}
+
+/// generate since V6: the fields of the other mode refused (the service would ignore them), at
+/// least one of the mode's inputs, at most 10 references in all, the lengths by mode and model,
+/// and the persona's rules.
+fn check_generate(fields: &(impl Fields + ?Sized)) -> Result<(), ValidationError> {
+    let custom = flag(fields, "customMode");
+    let (refused, mode, one_of) = if custom {
+        (NON_CUSTOM_ONLY, "true", CUSTOM_ONE_OF)
+    } else {
+        (CUSTOM_ONLY, "false", NON_CUSTOM_ONE_OF)
+    };
+    if let Some(name) = refused.iter().find(|name| given(fields, name)) {
+        return Err(ValidationError::new(
+            name,
+            RuleKind::Dependency,
+            crate::text!(
+                "is only for ",
+                if custom { "non-custom" } else { "custom" },
+                " mode: do not pass it when customMode is ",
+                mode,
+                " (the service would ignore it)"
+            ),
+        ));
+    }
+    if !one_of.iter().any(|name| given(fields, name)) {
+        let field = one_of.first().copied().unwrap_or_default();
+        return Err(ValidationError {
+            field: field.to_owned(),
+            rule: RuleKind::Required,
+            message: crate::text!(
+                "one of ",
+                either(one_of),
+                " is required when customMode is ",
+                mode
+            ),
+        });
+    }
+    let mut count = 0;
+    for name in REFERENCES {
+        count += match fields.field(name) {
+            Value::List(items) => items.len(),
+            _ => usize::from(given(fields, name)),
+        };
+        if count > MAX_REFERENCES {
+            return Err(ValidationError::new(
+                name,
+                RuleKind::Range,
+                crate::text!(
+                    "brings the references to ",
+                    crate::num::int(count as i64),
+                    ": at most 10 in all (each URL of `imageUrls`, `videoUrls` and `audioUrls`, `style` and `lyrics` count one)"
+                ),
+            ));
+        }
+    }
+    if custom {
+        check_custom_lengths(fields)?;
+        check_v6_length(fields, "negativeTags", MAX_NEGATIVE_TAGS_V6)?;
+    } else {
+        check_description(fields, "customMode")?;
+    }
+    check_persona(fields, custom, "customMode")
 }
 
 fn check_length(
@@ -1050,21 +1219,22 @@ fn check_persona(
             RuleKind::Dependency,
             "needs a `personaId` to apply to",
         )),
-        Value::Str(m) if m == "voice_persona" => match fields.field("model") {
-            Value::Str(model) if VOICE_PERSONA_MODELS.contains(&model.as_ref()) => Ok(()),
-            model => Err(ValidationError::new(
+        Value::Str(m) if m == "voice_persona" => {
+            let model = model_of(fields);
+            // A model the package does not know may sing with voices: the service answers for it.
+            if VOICE_PERSONA_MODELS.contains(&model.as_str()) || !MODELS.contains(&model.as_str()) {
+                return Ok(());
+            }
+            Err(ValidationError::new(
                 "personaModel",
                 RuleKind::Dependency,
                 crate::text!(
-                    "voice_persona is only available with model V5 or V5_5 (got ",
-                    match model {
-                        Value::Str(m) => m.into_owned(),
-                        _ => crate::text!("the default, ", DEFAULT_MODEL),
-                    },
+                    "voice_persona is only available with model V5, V5_5 or the V6 series (got ",
+                    model,
                     ")"
                 ),
-            )),
-        },
+            ))
+        }
         _ => Ok(()),
     }
 }
@@ -1104,14 +1274,17 @@ fn check_window(
     let len = end - start;
     // Two-decimal inputs: 6.00 may arrive as 5.999999999; allow a hair under.
     if len + 1e-9 < min || len - 1e-9 > max {
+        let bounds = if max.is_finite() {
+            crate::text!(crate::num::fmt(min), " to ", crate::num::fmt(max))
+        } else {
+            crate::text!("at least ", crate::num::fmt(min))
+        };
         return Err(ValidationError::new(
             end_name,
             RuleKind::Range,
             crate::text!(
                 "must make a window of ",
-                crate::num::fmt(min),
-                " to ",
-                crate::num::fmt(max),
+                bounds,
                 " seconds from `",
                 start_name,
                 "` (got ",
@@ -1261,28 +1434,44 @@ mod tests {
         op.validate(fields).err().map(|e| (e.field, e.rule))
     }
 
+    fn generate_base(custom: bool) -> Vec<(&'static str, Value<'static>)> {
+        vec![
+            ("customMode", Value::Bool(custom)),
+            ("instrumental", Value::Bool(false)),
+            ("model", Value::Str("V4".into())),
+            ("callBackUrl", Value::Str("https://example.com/cb".into())),
+        ]
+    }
+
+    fn urls(n: usize) -> Value<'static> {
+        Value::List(
+            (0..n)
+                .map(|_| Value::Str("https://example.com/r".into()))
+                .collect(),
+        )
+    }
+
     #[test]
     fn generate_follows_the_documented_modes() {
-        let base = |custom: bool| -> Vec<(&'static str, Value<'static>)> {
-            vec![
-                ("customMode", Value::Bool(custom)),
-                ("instrumental", Value::Bool(false)),
-                ("model", Value::Str("V4".into())),
-                ("callBackUrl", Value::Str("https://example.com/cb".into())),
-            ]
-        };
-        // Non-custom: the prompt is required, at most 500 characters.
-        let mut plain = base(false);
+        // Non-custom: one input at least; the prompt (the idea) at most 3000 characters.
+        let mut plain = generate_base(false);
+        let err = Op::Generate.validate(plain.as_slice()).unwrap_err();
+        assert_eq!(
+            (err.field.as_str(), err.rule),
+            ("prompt", RuleKind::Required)
+        );
+        assert!(
+            err.message
+                .contains("`imageUrls`, `videoUrls`, `audioUrls`, `style` or `lyrics`"),
+            "{}",
+            err.message
+        );
+        plain.push(("prompt", s("")));
         assert_eq!(
             rule_of(Op::Generate, &plain),
             Some(("prompt".into(), RuleKind::Required))
         );
-        plain.push(("prompt", Value::Str("".into())));
-        assert_eq!(
-            rule_of(Op::Generate, &plain),
-            Some(("prompt".into(), RuleKind::Required))
-        );
-        let long = "p".repeat(1200);
+        let long = "p".repeat(3001);
         plain.pop();
         plain.push(("prompt", s(&long)));
         assert_eq!(
@@ -1290,27 +1479,45 @@ mod tests {
             Some(("prompt".into(), RuleKind::MaxLength))
         );
         plain.pop();
-        plain.push(("prompt", s("a calm piano piece")));
-        assert_eq!(rule_of(Op::Generate, &plain), None);
+        let idea = "p".repeat(3000);
+        plain.push(("prompt", s(&idea)));
+        assert_eq!(
+            rule_of(Op::Generate, &plain),
+            None,
+            "3000 characters (was 500)"
+        );
+        for input in ["imageUrls", "videoUrls", "audioUrls"] {
+            let mut only = generate_base(false);
+            only.push((input, urls(1)));
+            assert_eq!(rule_of(Op::Generate, &only), None, "{input} alone");
+        }
 
-        // Custom: style and title, and the lyrics unless instrumental, within V4's limits.
-        let mut custom = base(true);
+        // Custom: one of style, lyrics or negativeTags; the title is optional.
+        let mut custom = generate_base(true);
+        custom.push(("title", s("t")));
+        let err = Op::Generate.validate(custom.as_slice()).unwrap_err();
         assert_eq!(
-            rule_of(Op::Generate, &custom),
-            Some(("style".into(), RuleKind::Required))
+            (err.field.as_str(), err.rule),
+            ("style", RuleKind::Required)
         );
-        custom.push(("style", s("jazz")));
-        assert_eq!(
-            rule_of(Op::Generate, &custom),
-            Some(("title".into(), RuleKind::Required))
+        assert!(
+            err.message.contains("`style`, `lyrics` or `negativeTags`"),
+            "{}",
+            err.message
         );
+        for input in ["style", "lyrics", "negativeTags"] {
+            let mut only = generate_base(true);
+            only.push((input, s("x")));
+            assert_eq!(
+                rule_of(Op::Generate, &only),
+                None,
+                "{input} alone, no title"
+            );
+        }
+        // V4's custom limits still hold.
         let title = "t".repeat(81);
-        custom.push(("title", s(&title)));
-        assert_eq!(
-            rule_of(Op::Generate, &custom),
-            Some(("prompt".into(), RuleKind::Required))
-        );
-        custom[1].1 = Value::Bool(true);
+        custom[4].1 = s(&title);
+        custom.push(("style", s("jazz")));
         assert_eq!(
             rule_of(Op::Generate, &custom),
             Some(("title".into(), RuleKind::MaxLength))
@@ -1322,6 +1529,249 @@ mod tests {
             "V5 allows 100 characters"
         );
         assert_eq!(custom_limits("V4_5ALL").title, 80);
+    }
+
+    #[test]
+    fn generate_refuses_the_other_modes_fields() {
+        let values = |name: &str| match name {
+            "vocalGender" => s("m"),
+            "duration" => Value::Num(30.0),
+            "variety" => Value::Num(2.0),
+            "negativeTags" => s("no drums"),
+            _ => Value::Num(0.5),
+        };
+        for name in CUSTOM_ONLY {
+            let mut f = generate_base(false);
+            f.extend([("prompt", s("an idea")), (*name, values(name))]);
+            let err = Op::Generate.validate(f.as_slice()).unwrap_err();
+            assert_eq!(
+                (err.field.as_str(), err.rule),
+                (*name, RuleKind::Dependency)
+            );
+            assert!(
+                err.message.contains("only for custom mode"),
+                "{}",
+                err.message
+            );
+            f[0].1 = Value::Bool(true);
+            f[4] = ("style", s("pop"));
+            assert_eq!(rule_of(Op::Generate, &f), None, "{name} in custom mode");
+        }
+        for name in NON_CUSTOM_ONLY {
+            let mut f = generate_base(true);
+            f.extend([("style", s("pop")), (*name, urls(1))]);
+            let err = Op::Generate.validate(f.as_slice()).unwrap_err();
+            assert_eq!(
+                (err.field.as_str(), err.rule),
+                (*name, RuleKind::Dependency)
+            );
+            assert!(
+                err.message.contains("only for non-custom mode"),
+                "{}",
+                err.message
+            );
+        }
+        // An empty list is not a reference.
+        let mut f = generate_base(true);
+        f.extend([("style", s("pop")), ("imageUrls", urls(0))]);
+        assert_eq!(rule_of(Op::Generate, &f), None);
+    }
+
+    #[test]
+    fn generate_holds_references_duration_and_variety_to_their_ranges() {
+        let mut f = generate_base(false);
+        f.push(("imageUrls", urls(6)));
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("imageUrls".into(), RuleKind::Range))
+        );
+        f[4].1 = urls(5);
+        f.push(("videoUrls", urls(2)));
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("videoUrls".into(), RuleKind::Range))
+        );
+        f[5].1 = urls(1);
+        f.extend([("audioUrls", urls(3)), ("style", s("pop"))]);
+        assert_eq!(rule_of(Op::Generate, &f), None, "10 references");
+        f.push(("lyrics", s("la la")));
+        let err = Op::Generate.validate(f.as_slice()).unwrap_err();
+        assert_eq!((err.field.as_str(), err.rule), ("lyrics", RuleKind::Range));
+        assert!(err.message.contains("at most 10 in all"), "{}", err.message);
+
+        let mut d = generate_base(true);
+        d.extend([("style", s("pop")), ("duration", Value::Num(9.5))]);
+        assert_eq!(
+            rule_of(Op::Generate, &d),
+            Some(("duration".into(), RuleKind::Range))
+        );
+        for ok in [10.0, 20.0, 360.0] {
+            d[5].1 = Value::Num(ok);
+            assert_eq!(rule_of(Op::Generate, &d), None, "{ok}");
+        }
+        d[5].1 = Value::Num(361.0);
+        assert_eq!(
+            rule_of(Op::Generate, &d),
+            Some(("duration".into(), RuleKind::Range))
+        );
+        d[5] = ("variety", Value::Num(2.5));
+        assert_eq!(
+            rule_of(Op::Generate, &d),
+            Some(("variety".into(), RuleKind::Integer))
+        );
+        d[5].1 = Value::Num(5.0);
+        assert_eq!(
+            rule_of(Op::Generate, &d),
+            Some(("variety".into(), RuleKind::Range))
+        );
+        d[5].1 = Value::Num(4.0);
+        assert_eq!(rule_of(Op::Generate, &d), None);
+    }
+
+    #[test]
+    fn v6_limits_lyrics_and_negative_tags() {
+        let lyrics = "l".repeat(5001);
+        let mut f = generate_base(true);
+        f[2].1 = s("V6_WILD");
+        f.push(("lyrics", s(&lyrics)));
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("lyrics".into(), RuleKind::MaxLength))
+        );
+        f[2].1 = s("V5");
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            None,
+            "the limit is the V6 series'"
+        );
+        let tags = "n".repeat(1001);
+        f[4] = ("negativeTags", s(&tags));
+        f[2].1 = s("V6");
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("negativeTags".into(), RuleKind::MaxLength))
+        );
+        // Every operation with lyrics, the default model being V6.
+        let cover: Vec<(&str, Value)> = vec![
+            ("uploadUrl", s("https://example.com/a.mp3")),
+            ("model", s("V6")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("lyrics", s(&lyrics)),
+        ];
+        assert_eq!(
+            rule_of(Op::UploadCover, &cover),
+            Some(("lyrics".into(), RuleKind::MaxLength))
+        );
+        let vocals: Vec<(&str, Value)> = vec![
+            ("uploadUrl", s("https://example.com/a.mp3")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("title", s("t")),
+            ("negativeTags", s("n")),
+            ("style", s("pop")),
+            ("lyrics", s(&lyrics)),
+        ];
+        assert_eq!(
+            rule_of(Op::AddVocals, &vocals),
+            Some(("lyrics".into(), RuleKind::MaxLength))
+        );
+    }
+
+    #[test]
+    fn v6_dropped_requireds() {
+        // uploadCover: uploadUrl, model and callBackUrl only.
+        let cover: Vec<(&str, Value)> = vec![
+            ("uploadUrl", s("https://example.com/a.mp3")),
+            ("model", s("V6")),
+            ("callBackUrl", s("https://example.com/cb")),
+        ];
+        assert_eq!(rule_of(Op::UploadCover, &cover), None);
+        // mashup: no customMode.
+        let url = || s("https://example.com/a.mp3");
+        let mashup: Vec<(&str, Value)> = vec![
+            ("uploadUrlList", Value::List(vec![url(), url()])),
+            ("model", s("V6")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("duration", Value::Num(60.0)),
+            ("variety", Value::Num(3.0)),
+        ];
+        assert_eq!(rule_of(Op::Mashup, &mashup), None);
+        // addVocals: no prompt.
+        let vocals: Vec<(&str, Value)> = vec![
+            ("uploadUrl", s("https://example.com/a.mp3")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("title", s("t")),
+            ("negativeTags", s("n")),
+            ("style", s("pop")),
+        ];
+        assert_eq!(rule_of(Op::AddVocals, &vocals), None);
+        // generateSounds: no callBackUrl, no model (V6 by default).
+        assert_eq!(rule_of(Op::GenerateSounds, &[("prompt", s("rain"))]), None);
+        // generate: neither prompt nor title when style is given in custom mode.
+        let mut g = generate_base(true);
+        g.push(("style", s("pop")));
+        assert_eq!(rule_of(Op::Generate, &g), None);
+        for op in [
+            Op::Generate,
+            Op::UploadCover,
+            Op::Mashup,
+            Op::AddVocals,
+        ] {
+            let e = op.endpoint();
+            let required = |name: &str| e.fields.iter().any(|f| f.name == name && f.required);
+            assert!(
+                !required("prompt") && !required("title") || op == Op::AddVocals,
+                "{op:?}"
+            );
+        }
+        assert!(!Op::GenerateSounds
+            .endpoint()
+            .fields
+            .iter()
+            .any(|f| f.required && f.name != "prompt"));
+    }
+
+    #[test]
+    fn models_the_package_does_not_know_pass_on_and_the_service_refuses_them() {
+        let mut f: Vec<(&str, Value)> = vec![
+            ("customMode", Value::Bool(true)),
+            ("instrumental", Value::Bool(true)),
+            ("model", s("V7_TURBO")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("style", s("pop")),
+        ];
+        assert_eq!(rule_of(Op::Generate, &f), None, "the client passes it on");
+        let err =
+            crate::rules::check_listed(Op::Generate.endpoint().fields, f.as_slice()).unwrap_err();
+        assert_eq!((err.field.as_str(), err.rule), ("model", RuleKind::OneOf));
+        assert!(
+            err.message.contains("V6, V6_WILD, V6_MINI"),
+            "{}",
+            err.message
+        );
+        for deprecated in ["V5_5", "V5", "V4_5PLUS", "V4_5ALL", "V4_5", "V4"] {
+            f[2].1 = s(deprecated);
+            assert_eq!(rule_of(Op::Generate, &f), None, "{deprecated}");
+            assert!(
+                crate::rules::check_listed(Op::Generate.endpoint().fields, f.as_slice()).is_ok()
+            );
+        }
+        assert!(!MODELS.contains(&"V3_5"), "V3_5 is gone");
+        f[2].1 = s("  ");
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("model".into(), RuleKind::NotEmpty))
+        );
+        f[2].1 = Value::Num(6.0);
+        assert_eq!(
+            rule_of(Op::Generate, &f),
+            Some(("model".into(), RuleKind::Type))
+        );
+        // Every `model` field is open.
+        for op in Op::ALL {
+            for rule in op.endpoint().fields.iter().filter(|r| r.name == "model") {
+                assert!(matches!(rule.kind, Kind::Open(_)), "{op:?}");
+            }
+        }
     }
 
     #[test]
@@ -1350,6 +1800,22 @@ mod tests {
         );
         f[2].1 = s("V5_5");
         assert_eq!(rule_of(Op::Generate, &f), None);
+        // Since V6 the V6 series sings with voices too, the default model included.
+        f[2].1 = s("V6_MINI");
+        assert_eq!(rule_of(Op::Generate, &f), None);
+        let mut cover: Vec<(&str, Value)> = vec![
+            ("uploadUrl", s("https://example.com/a.mp3")),
+            ("model", s("V6")),
+            ("callBackUrl", s("https://example.com/cb")),
+            ("personaId", s("p1")),
+            ("personaModel", s("voice_persona")),
+        ];
+        assert_eq!(rule_of(Op::UploadCover, &cover), None);
+        cover[1].1 = s("V4_5");
+        assert_eq!(
+            rule_of(Op::UploadCover, &cover),
+            Some(("personaModel".into(), RuleKind::Dependency))
+        );
     }
 
     #[test]
@@ -1381,10 +1847,26 @@ mod tests {
             rule_of(Op::ReplaceSection, &f),
             Some(("infillEndS".into(), RuleKind::Range))
         );
+        // Since V6: at least 10 s (19.99 is 9.99 s), with no fixed maximum (half the track is
+        // the emulator's check, which knows the track).
+        f[5].1 = Value::Num(19.99);
+        let err = Op::ReplaceSection.validate(f.as_slice()).unwrap_err();
+        assert_eq!(
+            (err.field.as_str(), err.rule),
+            ("infillEndS", RuleKind::Range)
+        );
+        assert!(
+            err.message.contains("at least 10 seconds"),
+            "{}",
+            err.message
+        );
+        f[5].1 = Value::Num(20.0);
+        assert_eq!(rule_of(Op::ReplaceSection, &f), None);
         f[5].1 = Value::Num(71.5);
         assert_eq!(
             rule_of(Op::ReplaceSection, &f),
-            Some(("infillEndS".into(), RuleKind::Range))
+            None,
+            "61.5 s: above the old 60 s"
         );
         f[5].1 = Value::Num(16.005);
         assert_eq!(

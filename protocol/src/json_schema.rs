@@ -36,6 +36,11 @@ pub fn field(rule: &FieldRule) -> Value {
         }
         Kind::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Kind::OneOf(values) => json!({"type": "string", "enum": values}),
+        // The emulator refuses other values, as the service documents; `x-open` tells the
+        // package's own faces (MCP, CLI), which pass a newer value on, to drop the `enum`.
+        Kind::Open(values) => {
+            json!({"type": "string", "minLength": 1, "enum": values, "x-open": true})
+        }
         Kind::Bool => json!({"type": "boolean"}),
         Kind::UrlList { min, max } => json!({
             "type": "array",

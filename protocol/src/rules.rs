@@ -55,6 +55,10 @@ pub enum Kind {
     },
     /// One of the listed strings.
     OneOf(&'static [&'static str]),
+    /// A non-empty string, the listed values being the ones known today: the client passes any
+    /// other on (a model released after the package; the service answers for it), the emulator,
+    /// which plays the service, refuses it ([`check_listed`]).
+    Open(&'static [&'static str]),
     Bool,
     /// A relative directory path that stays inside its root (no `..`, no absolute path).
     DirPath,
@@ -306,6 +310,24 @@ fn distance(a: &str, b: &str) -> usize {
     row.last().copied().unwrap_or(0)
 }
 
+/// What the service checks beyond the client: a value of an open list (`Kind::Open`) that is not
+/// one of its known values is refused as `OneOf` would refuse it. The emulator's, after the rules.
+pub fn check_listed(
+    rules: &[FieldRule],
+    fields: &(impl Fields + ?Sized),
+) -> Result<(), ValidationError> {
+    for rule in rules {
+        if let Kind::Open(known) = rule.kind {
+            let closed = FieldRule {
+                kind: Kind::OneOf(known),
+                ..*rule
+            };
+            check_one(&closed, &fields.field(rule.name))?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks one value against one rule.
 pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationError> {
     let name = rule.name;
@@ -405,7 +427,12 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
                 ))
             }
         }
-        (Kind::Bool, Value::Bool(_)) => Ok(()),
+        (Kind::Open(_), Value::Str(s)) if s.trim().is_empty() => Err(ValidationError::new(
+            name,
+            RuleKind::NotEmpty,
+            "must not be empty",
+        )),
+        (Kind::Open(_), Value::Str(_)) | (Kind::Bool, Value::Bool(_)) => Ok(()),
         (Kind::UrlList { min, max }, Value::List(items)) => check_url_list(name, items, min, max),
         (Kind::DirPath, Value::Str(s)) => check_dir_path(name, s),
         (Kind::FileName, Value::Str(s)) => check_file_name(name, s),
@@ -420,7 +447,9 @@ pub fn check_one(rule: &FieldRule, value: &Value<'_>) -> Result<(), ValidationEr
 /// The JSON type a kind expects, for type errors and generated docs.
 pub const fn kind_noun(kind: Kind) -> &'static str {
     match kind {
-        Kind::Text { .. } | Kind::Words { .. } | Kind::DirPath | Kind::FileName => "a string",
+        Kind::Text { .. } | Kind::Words { .. } | Kind::DirPath | Kind::FileName | Kind::Open(_) => {
+            "a string"
+        }
         Kind::Url => "a URL string",
         Kind::Number { .. } => "a number",
         Kind::Integer { .. } => "an integer",
@@ -440,6 +469,8 @@ fn check_url_list(
     if n < min || n > max {
         let wanted = if min == max {
             crate::text!("exactly ", num::int(min as i64))
+        } else if min == 0 {
+            crate::text!("at most ", num::int(max as i64))
         } else {
             crate::text!(num::int(min as i64), " to ", num::int(max as i64))
         };

@@ -16,7 +16,18 @@
  * - `V4_5`: deprecated: better prompt understanding, up to 8 min
  * - `V4`: deprecated: improved vocals, up to 4 min
  */
-export type Model = "V6" | "V6_WILD" | "V6_MINI" | "V5_5" | "V5" | "V4_5PLUS" | "V4_5ALL" | "V4_5" | "V4";
+export type KnownModel = "V6" | "V6_WILD" | "V6_MINI" | "V5_5" | "V5" | "V4_5PLUS" | "V4_5ALL" | "V4_5" | "V4";
+
+/**
+ * The `Model` values kept for backward compatibility only; they still work.
+ * @deprecated The service keeps them for backward compatibility only: use a current value.
+ */
+export type DeprecatedModel = "V5_5" | "V5" | "V4_5PLUS" | "V4_5ALL" | "V4_5" | "V4";
+
+/**
+ * Model version. A `KnownModel` value, or a newer one's name: the client passes it on, and the service answers for it.
+ */
+export type Model = KnownModel | (string & {});
 
 /**
  * Vocal gender.
@@ -45,7 +56,7 @@ export type SoundKey = "Any" | "Cm" | "C#m" | "Dm" | "D#m" | "Em" | "Fm" | "F#m"
  * What kind of id `personaId` is.
  *
  * - `style_persona`: default: a persona made by `generatePersona`
- * - `voice_persona`: a voice made by `createVoice` (its `voiceId`); V5 and V5_5 only
+ * - `voice_persona`: a voice made by `createVoice` (its `voiceId`); V5, V5_5 and the V6 series
  */
 export type PersonaModel = "style_persona" | "voice_persona";
 
@@ -109,8 +120,8 @@ export type TaskFamily = "music" | "cover" | "wav" | "lyrics" | "vocal_separatio
  * What went wrong, as a string union: the `kind` of every tunesmith error.
  *
  * - `unauthorized`: the API key was refused (401)
- * - `insufficient_credits`: the account has too few credits (music 429, cover 402)
- * - `rate_limited`: too many requests (music 405 and 430, cover 429)
+ * - `insufficient_credits`: the account has too few credits (music 429, cover and mashup 402)
+ * - `rate_limited`: too many requests (music 405 and 430, cover and mashup 429)
  * - `maintenance`: the service is under maintenance (455)
  * - `not_found`: no such id, path or method (404)
  * - `conflict`: the record already exists (409)
@@ -153,20 +164,36 @@ export type ServiceErrorKind = Extract<ErrorKind, "unauthorized" | "insufficient
 
 /** `generate`: Generate music (2 tracks). */
 export interface GenerateRequest {
-  /** true: style and title are given; false: only a prompt. */
+  /** true: custom parameters (style, lyrics, title...); false: the idea in `prompt` and references. */
   customMode: boolean;
   /** true: no vocals. */
   instrumental: boolean;
-  /** Model version. One of the `Model` values. */
+  /** Model version. One of the `KnownModel` values, or a newer one's name (passed on to the service). */
   model: Model;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
-  /** Lyrics (custom mode) or description of the song. */
+  /**
+   * Non-custom mode: the idea of the song, at most 3000 characters; custom mode: the lyrics, when `lyrics` is not given.
+   */
   prompt?: string;
+  /** The lyrics to sing; at most 5000 characters for the V6 series. */
+  lyrics?: string;
   /** Genre and style. */
   style?: string;
   /** Track title. */
   title?: string;
+  /**
+   * Non-custom mode only: up to 5 images (jpeg, png, webp or bmp; at most 10 MB each). At most 5 absolute http or https URLs.
+   */
+  imageUrls?: string[];
+  /**
+   * Non-custom mode only: one video (mp4, mov or webm; at most 100 MB and 241 s). At most 1 absolute http or https URLs.
+   */
+  videoUrls?: string[];
+  /**
+   * Non-custom mode only: audio references (6 s to 30 min, at most 500 MB each); 10 references in all, style and lyrics included. At most 10 absolute http or https URLs.
+   */
+  audioUrls?: string[];
   /** Styles or traits to exclude. */
   negativeTags?: string;
   /** `m` or `f`. One of the `VocalGender` values. */
@@ -177,12 +204,16 @@ export interface GenerateRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /** Target length in seconds (default 20); a target, not a promise. 10 to 360. */
+  duration?: number;
+  /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
+  variety?: 0 | 1 | 2 | 3 | 4;
   /**
    * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
    */
   personaId?: string;
   /**
-   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
    */
   personaModel?: PersonaModel;
 }
@@ -195,7 +226,9 @@ export interface ExtendRequest {
   audioId: string;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
-  /** Model version; default V6. One of the `Model` values. */
+  /**
+   * Model version; default V6. One of the `KnownModel` values, or a newer one's name (passed on to the service).
+   */
   model?: Model;
   /** At most 3000 characters; required with defaultParamFlag true. */
   prompt?: string;
@@ -222,7 +255,7 @@ export interface ExtendRequest {
    */
   personaId?: string;
   /**
-   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
    */
   personaModel?: PersonaModel;
 }
@@ -231,16 +264,18 @@ export interface ExtendRequest {
 export interface UploadCoverRequest {
   /** Publicly accessible audio file (MP3, WAV and similar). An absolute http or https URL. */
   uploadUrl: string;
-  /** true: style and title are given; false: only a prompt. */
-  customMode: boolean;
-  /** true: no vocals. */
-  instrumental: boolean;
-  /** Model version. One of the `Model` values. */
+  /** Model version. One of the `KnownModel` values, or a newer one's name (passed on to the service). */
   model: Model;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
+  /** Always custom mode since V6; false is still read as before. */
+  customMode?: boolean;
+  /** true: no vocals. */
+  instrumental?: boolean;
   /** Lyrics or description. */
   prompt?: string;
+  /** The lyrics to sing; at most 5000 characters for the V6 series. */
+  lyrics?: string;
   /** Genre and style. */
   style?: string;
   /** Track title. */
@@ -255,12 +290,16 @@ export interface UploadCoverRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /** Target length in seconds (default 20); a target, not a promise. 10 to 360. */
+  duration?: number;
+  /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
+  variety?: 0 | 1 | 2 | 3 | 4;
   /**
    * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
    */
   personaId?: string;
   /**
-   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
    */
   personaModel?: PersonaModel;
 }
@@ -271,7 +310,7 @@ export interface UploadExtendRequest {
   uploadUrl: string;
   /** true: custom parameters (continueAt required); false: defaults. */
   defaultParamFlag: boolean;
-  /** Model version. One of the `Model` values. */
+  /** Model version. One of the `KnownModel` values, or a newer one's name (passed on to the service). */
   model: Model;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
@@ -302,7 +341,7 @@ export interface UploadExtendRequest {
    */
   personaId?: string;
   /**
-   * What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only). One of the `PersonaModel` values.
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
    */
   personaModel?: PersonaModel;
 }
@@ -319,7 +358,7 @@ export interface AddInstrumentalRequest {
   tags: string;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
-  /** Lyrics; at most 5000 characters for V6, V6_MINI and V6_WILD. */
+  /** The lyrics to sing; at most 5000 characters for the V6 series. */
   lyrics?: string;
   /** `m` or `f`. One of the `VocalGender` values. */
   vocalGender?: VocalGender;
@@ -331,7 +370,9 @@ export interface AddInstrumentalRequest {
   audioWeight?: number;
   /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
   variety?: 0 | 1 | 2 | 3 | 4;
-  /** Model version; default V6. One of the `Model` values. */
+  /**
+   * Model version; default V6. One of the `KnownModel` values, or a newer one's name (passed on to the service).
+   */
   model?: Model;
 }
 
@@ -341,14 +382,16 @@ export interface AddVocalsRequest {
   uploadUrl: string;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
-  /** Lyrical concept or mood. */
-  prompt: string;
   /** Title of the generated track. */
   title: string;
   /** Styles or vocal traits to exclude. */
   negativeTags: string;
   /** Overall genre and vocal approach. */
   style: string;
+  /** Lyrical concept or mood. */
+  prompt?: string;
+  /** The lyrics to sing; at most 5000 characters for the V6 series. */
+  lyrics?: string;
   /** Accepted as a style control. */
   tags?: string;
   /** `m` or `f`. One of the `VocalGender` values. */
@@ -359,7 +402,11 @@ export interface AddVocalsRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
-  /** Model version; default V6. One of the `Model` values. */
+  /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
+  variety?: 0 | 1 | 2 | 3 | 4;
+  /**
+   * Model version; default V6. One of the `KnownModel` values, or a newer one's name (passed on to the service).
+   */
   model?: Model;
 }
 
@@ -459,8 +506,10 @@ export interface UploadTarget {
 export interface GenerateSoundsRequest {
   /** What the sound is; at most 500 characters. */
   prompt: string;
-  /** Model version: sounds take V5 only. */
-  model: "V5";
+  /**
+   * Model version: the V6 series, default V6 (V5 still accepted). Known: "V6", "V6_WILD", "V6_MINI", "V5"; a newer one's name is passed on to the service.
+   */
+  model?: "V6" | "V6_WILD" | "V6_MINI" | "V5" | (string & {});
   /** true: a seamless loop. */
   soundLoop?: boolean;
   /** Beats per minute, 1 to 300; automatic when omitted. A whole number from 1 to 300. */
@@ -486,7 +535,7 @@ export interface ReplaceSectionRequest {
   /** Start of the window, seconds (two decimals); below infillEndS. 0 to 86400, in steps of 0.01. */
   infillStartS: number;
   /**
-   * End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track. 0 to 86400, in steps of 0.01.
+   * End of the window, seconds (two decimals); the window is at least 10 s and at most half the track. 0 to 86400, in steps of 0.01.
    */
   infillEndS: number;
   /** Music task of a generated track (with audioId). */
@@ -495,10 +544,34 @@ export interface ReplaceSectionRequest {
   audioId?: string;
   /** An uploaded track instead (with model). An absolute http or https URL. */
   uploadUrl?: string;
-  /** Model version; required with uploadUrl. One of the `Model` values. */
+  /**
+   * Model version; required with uploadUrl. One of the `KnownModel` values, or a newer one's name (passed on to the service).
+   */
   model?: Model;
+  /**
+   * The replaced window's lyrics only (`fullLyrics` holds the song's); at most 5000 characters for the V6 series.
+   */
+  lyrics?: string;
   /** Styles or traits to exclude. */
   negativeTags?: string;
+  /** `m` or `f`. One of the `VocalGender` values. */
+  vocalGender?: VocalGender;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  styleWeight?: number;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  weirdnessConstraint?: number;
+  /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
+  audioWeight?: number;
+  /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
+  variety?: 0 | 1 | 2 | 3 | 4;
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
+  personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
   /** URL that receives the task's callback (POST, JSON). An absolute http or https URL. */
   callBackUrl?: string;
 }
@@ -507,14 +580,16 @@ export interface ReplaceSectionRequest {
 export interface MashupRequest {
   /** The two uploaded tracks to mix. Exactly 2 absolute http or https URLs. */
   uploadUrlList: string[];
-  /** true: style and title are given; false: only a prompt. */
-  customMode: boolean;
-  /** Model version. One of the `Model` values. */
+  /** Model version. One of the `KnownModel` values, or a newer one's name (passed on to the service). */
   model: Model;
   /** URL that receives the task's callbacks (POST, JSON). An absolute http or https URL. */
   callBackUrl: string;
+  /** Always custom mode since V6; false is still read as before. */
+  customMode?: boolean;
   /** Lyrics (custom mode) or description of the song. */
   prompt?: string;
+  /** The lyrics to sing; at most 5000 characters for the V6 series. */
+  lyrics?: string;
   /** Genre and style. */
   style?: string;
   /** Track title. */
@@ -529,6 +604,18 @@ export interface MashupRequest {
   weirdnessConstraint?: number;
   /** 0 to 1, multiple of 0.01. 0 to 1, in steps of 0.01. */
   audioWeight?: number;
+  /** Target length in seconds (default 20); a target, not a promise. 10 to 360. */
+  duration?: number;
+  /** 0 off, 1 normal (default), 2 high, 3 extra, 4 max. A whole number from 0 to 4. */
+  variety?: 0 | 1 | 2 | 3 | 4;
+  /**
+   * Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`.
+   */
+  personaId?: string;
+  /**
+   * What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series). One of the `PersonaModel` values.
+   */
+  personaModel?: PersonaModel;
 }
 
 /** `generatePersona`: Make a persona from a generated track (answers at once). */
@@ -643,7 +730,10 @@ export interface Track {
    * The generated audio; empty before the task completes (play `streamAudioUrl`). URLs may be time-limited.
    */
   audioUrl: string;
-  /** Deprecated upstream link; it expires and is not maintained. */
+  /**
+   * Upstream link; it expires and is not maintained: play `audioUrl`, or `recoverAudio` for fresh links.
+   * @deprecated The service marks it deprecated: still read, never to rely on.
+   */
   sourceAudioUrl: string;
   /** Streaming audio, playable from the `first` stage. */
   streamAudioUrl: string;

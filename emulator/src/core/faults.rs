@@ -138,7 +138,7 @@ impl Faults {
         }
         let choices: &[i64] = match table {
             CodeTable::Music => &[405, 430, 455, 500],
-            CodeTable::Cover => &[429, 455, 500],
+            CodeTable::Cover | CodeTable::Mashup => &[429, 455, 500],
             CodeTable::Upload => &[429, 500, 503],
         };
         let code = choices[rng.random_range(0..choices.len())];

@@ -46,7 +46,7 @@ impl ApiError {
     /// 422 for every rule in the cover table.
     pub fn invalid(table: CodeTable, err: &ValidationError) -> Self {
         let code = match table {
-            CodeTable::Cover => 422,
+            CodeTable::Cover | CodeTable::Mashup => 422,
             _ if err.rule.is_too_long() && table == CodeTable::Music => 413,
             _ => 400,
         };
@@ -83,7 +83,7 @@ impl ApiError {
             }
         };
         // Rules broken in context are 400 in every table but the cover's (422).
-        if kind == ErrorKind::Invalid && table != CodeTable::Cover {
+        if kind == ErrorKind::Invalid && !matches!(table, CodeTable::Cover | CodeTable::Mashup) {
             return Self::new(table, 400, e.to_string());
         }
         Self::kind(table, kind, e.to_string())

@@ -77,7 +77,9 @@ impl FromRequestParts<AppState> for ValidQuery {
 }
 
 fn validate(op: Op, fields: &Map<String, Value>) -> Result<(), ApiError> {
+    // The service refuses a model it does not know, which the client passes on.
     op.validate(fields)
+        .and_then(|()| tunesmith_protocol::rules::check_listed(op.endpoint().fields, fields))
         .map_err(|e| ApiError::invalid(op.endpoint().codes, &e))
 }
 

@@ -20,6 +20,7 @@ fn codes(table: CodeTable) -> &'static [i64] {
     match table {
         CodeTable::Music => &[200, 400, 401, 404, 405, 409, 413, 429, 430, 455, 500],
         CodeTable::Cover => &[200, 400, 401, 402, 404, 409, 422, 429, 455, 500],
+        CodeTable::Mashup => &[200, 401, 402, 404, 409, 422, 429, 451, 455, 500],
         CodeTable::Upload => &[200, 400, 401, 404, 405, 413, 429, 500],
     }
 }

@@ -72,7 +72,7 @@ pub static TRACK: Record = Record {
     fields: &[
         wire("id", STR, "The track's id: the `audioId` of extend, separateVocals, generateVideo..."),
         wire("audioUrl", STR, "The generated audio; empty before the task completes (play `streamAudioUrl`). URLs may be time-limited."),
-        wire("sourceAudioUrl", STR, "Deprecated upstream link; it expires and is not maintained."),
+        wire("sourceAudioUrl", STR, "Upstream link; it expires and is not maintained: play `audioUrl`, or `recoverAudio` for fresh links.\n@deprecated The service marks it deprecated: still read, never to rely on."),
         wire("streamAudioUrl", STR, "Streaming audio, playable from the `first` stage."),
         wire("sourceStreamAudioUrl", STR, "Deprecated upstream streaming link."),
         wire("imageUrl", STR, "Cover image of the track."),

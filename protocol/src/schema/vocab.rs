@@ -27,7 +27,7 @@ pub static MODEL: Vocab = Vocab {
     ],
 };
 
-/// The V6 series, for which add-instrumental lyrics are limited to 5000 characters.
+/// The V6 series, for which `lyrics` are limited to 5000 characters and generate's `negativeTags` to 1000.
 pub const V6_SERIES: &[&str] = &["V6", "V6_WILD", "V6_MINI"];
 pub const DEFAULT_MODEL: &str = "V6";
 
@@ -167,8 +167,8 @@ pub static SOUND_KEY: Vocab = Vocab {
     value_docs: &[],
 };
 
-/// Models a sounds task takes.
-pub const SOUND_MODELS: &[&str] = &["V5"];
+/// Models a sounds task is known to take: the V6 series (default V6), and V5, its model before V6.
+pub const SOUND_MODELS: &[&str] = &["V6", "V6_WILD", "V6_MINI", "V5"];
 
 pub static PERSONA_MODEL: Vocab = Vocab {
     name: "PersonaModel",
@@ -176,12 +176,12 @@ pub static PERSONA_MODEL: Vocab = Vocab {
     values: &["style_persona", "voice_persona"],
     value_docs: &[
         docs("default: a persona made by `generatePersona`"),
-        docs("a voice made by `createVoice` (its `voiceId`); V5 and V5_5 only"),
+        docs("a voice made by `createVoice` (its `voiceId`); V5, V5_5 and the V6 series"),
     ],
 };
 
-/// Models `voice_persona` works with.
-pub const VOICE_PERSONA_MODELS: &[&str] = &["V5", "V5_5"];
+/// Models `voice_persona` works with (a model the package does not know is left to the service).
+pub const VOICE_PERSONA_MODELS: &[&str] = &["V5", "V5_5", "V6", "V6_WILD", "V6_MINI"];
 
 pub static VOICE_LANGUAGE: Vocab = Vocab {
     name: "VoiceLanguage",

@@ -21,7 +21,8 @@ pub struct Track {
     /// The generated audio; empty before the task completes (play `streamAudioUrl`). URLs may be time-limited.
     #[serde(rename = "audioUrl")]
     pub audio_url: String,
-    /// Deprecated upstream link; it expires and is not maintained.
+    /// Upstream link; it expires and is not maintained: play `audioUrl`, or `recoverAudio` for fresh links.
+    /// @deprecated The service marks it deprecated: still read, never to rely on.
     #[serde(rename = "sourceAudioUrl")]
     pub source_audio_url: String,
     /// Streaming audio, playable from the `first` stage.
@@ -60,7 +61,8 @@ pub struct CallbackTrack {
     pub id: String,
     /// The generated audio; empty before the task completes (play `streamAudioUrl`). URLs may be time-limited.
     pub audio_url: String,
-    /// Deprecated upstream link; it expires and is not maintained.
+    /// Upstream link; it expires and is not maintained: play `audioUrl`, or `recoverAudio` for fresh links.
+    /// @deprecated The service marks it deprecated: still read, never to rely on.
     pub source_audio_url: String,
     /// Streaming audio, playable from the `first` stage.
     pub stream_audio_url: String,
@@ -836,7 +838,7 @@ pub struct VoiceAvailability {
 /// Generate music (2 tracks)
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GenerateRequest {
-    /// true: style and title are given; false: only a prompt
+    /// true: custom parameters (style, lyrics, title...); false: the idea in `prompt` and references
     #[serde(rename = "customMode")]
     pub custom_mode: bool,
     /// true: no vocals
@@ -846,15 +848,30 @@ pub struct GenerateRequest {
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
-    /// Lyrics (custom mode) or description of the song
+    /// Non-custom mode: the idea of the song, at most 3000 characters; custom mode: the lyrics, when `lyrics` is not given
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The lyrics to sing; at most 5000 characters for the V6 series
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lyrics: Option<String>,
     /// Genre and style
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
     /// Track title
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Non-custom mode only: up to 5 images (jpeg, png, webp or bmp; at most 10 MB each)
+    #[serde(rename = "imageUrls")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_urls: Option<Vec<String>>,
+    /// Non-custom mode only: one video (mp4, mov or webm; at most 100 MB and 241 s)
+    #[serde(rename = "videoUrls")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video_urls: Option<Vec<String>>,
+    /// Non-custom mode only: audio references (6 s to 30 min, at most 500 MB each); 10 references in all, style and lyrics included
+    #[serde(rename = "audioUrls")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_urls: Option<Vec<String>>,
     /// Styles or traits to exclude
     #[serde(rename = "negativeTags")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -875,11 +892,17 @@ pub struct GenerateRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Target length in seconds (default 20); a target, not a promise
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    /// 0 off, 1 normal (default), 2 high, 3 extra, 4 max
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variety: Option<i64>,
     /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
     #[serde(rename = "personaId")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
     #[serde(rename = "personaModel")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_model: Option<String>,
@@ -937,7 +960,7 @@ pub struct ExtendRequest {
     #[serde(rename = "personaId")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
     #[serde(rename = "personaModel")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_model: Option<String>,
@@ -949,19 +972,24 @@ pub struct UploadCoverRequest {
     /// Publicly accessible audio file (MP3, WAV and similar)
     #[serde(rename = "uploadUrl")]
     pub upload_url: String,
-    /// true: style and title are given; false: only a prompt
-    #[serde(rename = "customMode")]
-    pub custom_mode: bool,
-    /// true: no vocals
-    pub instrumental: bool,
     /// Model version
     pub model: String,
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
+    /// Always custom mode since V6; false is still read as before
+    #[serde(rename = "customMode")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_mode: Option<bool>,
+    /// true: no vocals
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instrumental: Option<bool>,
     /// Lyrics or description
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The lyrics to sing; at most 5000 characters for the V6 series
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lyrics: Option<String>,
     /// Genre and style
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
@@ -988,11 +1016,17 @@ pub struct UploadCoverRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Target length in seconds (default 20); a target, not a promise
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    /// 0 off, 1 normal (default), 2 high, 3 extra, 4 max
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variety: Option<i64>,
     /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
     #[serde(rename = "personaId")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
     #[serde(rename = "personaModel")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_model: Option<String>,
@@ -1052,7 +1086,7 @@ pub struct UploadExtendRequest {
     #[serde(rename = "personaId")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// What `personaId` is: style_persona (default) or voice_persona (V5 and V5_5 only)
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
     #[serde(rename = "personaModel")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_model: Option<String>,
@@ -1074,7 +1108,7 @@ pub struct AddInstrumentalRequest {
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
-    /// Lyrics; at most 5000 characters for V6, V6_MINI and V6_WILD
+    /// The lyrics to sing; at most 5000 characters for the V6 series
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lyrics: Option<String>,
     /// `m` or `f`
@@ -1110,8 +1144,6 @@ pub struct AddVocalsRequest {
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
-    /// Lyrical concept or mood
-    pub prompt: String,
     /// Title of the generated track
     pub title: String,
     /// Styles or vocal traits to exclude
@@ -1119,6 +1151,12 @@ pub struct AddVocalsRequest {
     pub negative_tags: String,
     /// Overall genre and vocal approach
     pub style: String,
+    /// Lyrical concept or mood
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// The lyrics to sing; at most 5000 characters for the V6 series
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lyrics: Option<String>,
     /// Accepted as a style control
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<String>,
@@ -1138,6 +1176,9 @@ pub struct AddVocalsRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// 0 off, 1 normal (default), 2 high, 3 extra, 4 max
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variety: Option<i64>,
     /// Model version; default V6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -1304,8 +1345,9 @@ pub struct UploadBase64Request {
 pub struct GenerateSoundsRequest {
     /// What the sound is; at most 500 characters
     pub prompt: String,
-    /// Model version: sounds take V5 only
-    pub model: String,
+    /// Model version: the V6 series, default V6 (V5 still accepted)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// true: a seamless loop
     #[serde(rename = "soundLoop")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1343,7 +1385,7 @@ pub struct ReplaceSectionRequest {
     /// Start of the window, seconds (two decimals); below infillEndS
     #[serde(rename = "infillStartS")]
     pub infill_start_s: f64,
-    /// End of the window, seconds (two decimals); the window is 6 to 60 s and at most half the track
+    /// End of the window, seconds (two decimals); the window is at least 10 s and at most half the track
     #[serde(rename = "infillEndS")]
     pub infill_end_s: f64,
     /// Music task of a generated track (with audioId)
@@ -1361,10 +1403,40 @@ pub struct ReplaceSectionRequest {
     /// Model version; required with uploadUrl
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The replaced window's lyrics only (`fullLyrics` holds the song's); at most 5000 characters for the V6 series
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lyrics: Option<String>,
     /// Styles or traits to exclude
     #[serde(rename = "negativeTags")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub negative_tags: Option<String>,
+    /// `m` or `f`
+    #[serde(rename = "vocalGender")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vocal_gender: Option<String>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "styleWeight")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style_weight: Option<f64>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "weirdnessConstraint")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weirdness_constraint: Option<f64>,
+    /// 0 to 1, multiple of 0.01
+    #[serde(rename = "audioWeight")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_weight: Option<f64>,
+    /// 0 off, 1 normal (default), 2 high, 3 extra, 4 max
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variety: Option<i64>,
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
+    #[serde(rename = "personaId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
     /// URL that receives the task's callback (POST, JSON)
     #[serde(rename = "callBackUrl")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1377,17 +1449,21 @@ pub struct MashupRequest {
     /// The two uploaded tracks to mix
     #[serde(rename = "uploadUrlList")]
     pub upload_url_list: Vec<String>,
-    /// true: style and title are given; false: only a prompt
-    #[serde(rename = "customMode")]
-    pub custom_mode: bool,
     /// Model version
     pub model: String,
     /// URL that receives the task's callbacks (POST, JSON)
     #[serde(rename = "callBackUrl")]
     pub call_back_url: String,
+    /// Always custom mode since V6; false is still read as before
+    #[serde(rename = "customMode")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_mode: Option<bool>,
     /// Lyrics (custom mode) or description of the song
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The lyrics to sing; at most 5000 characters for the V6 series
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lyrics: Option<String>,
     /// Genre and style
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<String>,
@@ -1413,6 +1489,20 @@ pub struct MashupRequest {
     #[serde(rename = "audioWeight")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_weight: Option<f64>,
+    /// Target length in seconds (default 20); a target, not a promise
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    /// 0 off, 1 normal (default), 2 high, 3 extra, 4 max
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variety: Option<i64>,
+    /// Persona to sing with (custom mode only): a `personaId` of generatePersona, or a `voiceId` of createVoice with personaModel `voice_persona`
+    #[serde(rename = "personaId")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
+    /// What `personaId` is: style_persona (default) or voice_persona (V5, V5_5 and the V6 series)
+    #[serde(rename = "personaModel")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_model: Option<String>,
 }
 
 /// Make a persona from a generated track (answers at once)

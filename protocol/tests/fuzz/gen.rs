@@ -529,11 +529,13 @@ impl<'a> Gen<'a> {
                 3 => Value::from(max.saturating_add(1)),
                 _ => self.number(),
             },
-            Kind::OneOf(values) => Value::String(if values.is_empty() || self.chance(1, 4) {
-                self.string()
-            } else {
-                (*self.pick(values)).to_owned()
-            }),
+            Kind::OneOf(values) | Kind::Open(values) => {
+                Value::String(if values.is_empty() || self.chance(1, 4) {
+                    self.string()
+                } else {
+                    (*self.pick(values)).to_owned()
+                })
+            }
             Kind::Bool => {
                 if self.chance(1, 4) {
                     Value::String("true".into())

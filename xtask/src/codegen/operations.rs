@@ -31,10 +31,27 @@ fn entry(op: Op) -> Value {
         "call": call,
         "callback": e.callback_field(),
         "firstArgument": first_argument,
-        "input": json_schema::request(op),
+        "input": open_lists(json_schema::request(op)),
         "output": json_schema::record(op.output()),
         "finalOutput": created.map(|f| json_schema::record(f.query().output())),
     })
+}
+
+/// The request's schema as the package's faces take it: an open list (`x-open`, a model) keeps
+/// its known values as `examples` rather than an `enum`, since the client passes a newer one on.
+fn open_lists(mut schema: Value) -> Value {
+    let props = schema.get_mut("properties").and_then(Value::as_object_mut);
+    for field in props.into_iter().flat_map(|p| p.values_mut()) {
+        let Some(field) = field.as_object_mut() else {
+            continue;
+        };
+        if field.remove("x-open").is_some() {
+            if let Some(known) = field.remove("enum") {
+                field.insert("examples".into(), known);
+            }
+        }
+    }
+    schema
 }
 
 pub fn operations() -> String {

@@ -155,9 +155,67 @@ fn vocab(out: &mut String, v: &Vocab) {
         text.push_str(&format!("{before}- `{value}`: {meaning}"));
     }
     out.push('\n');
+    if !is_open(v) {
+        doc(out, "", &text);
+        let values = quoted(v.values, " | ");
+        out.push_str(&format!("export type {} = {values};\n", v.name));
+        return;
+    }
+    // An open vocabulary (a request's `Kind::Open`): the known values, the deprecated ones apart
+    // (an editor strikes a `@deprecated` name through), and the type itself, which admits any other
+    // string: a value released after the package is passed on, and the service answers for it.
     doc(out, "", &text);
-    let values = quoted(v.values, " | ");
-    out.push_str(&format!("export type {} = {values};\n", v.name));
+    out.push_str(&format!(
+        "export type Known{} = {};\n",
+        v.name,
+        quoted(v.values, " | ")
+    ));
+    let deprecated: Vec<&str> = v
+        .values
+        .iter()
+        .zip(v.value_docs)
+        .filter(|(_, d)| d.starts_with("deprecated"))
+        .map(|(value, _)| *value)
+        .collect();
+    if !deprecated.is_empty() {
+        out.push('\n');
+        doc(
+            out,
+            "",
+            &format!(
+                "The `{}` values kept for backward compatibility only; they still work.\n@deprecated The service keeps them for backward compatibility only: use a current value.",
+                v.name
+            ),
+        );
+        out.push_str(&format!(
+            "export type Deprecated{} = {};\n",
+            v.name,
+            quoted(&deprecated, " | ")
+        ));
+    }
+    out.push('\n');
+    doc(
+        out,
+        "",
+        &format!(
+            "{} A `Known{}` value, or a newer one's name: the client passes it on, and the service answers for it.",
+            v.doc, v.name
+        ),
+    );
+    out.push_str(&format!(
+        "export type {} = Known{} | (string & {{}});\n",
+        v.name, v.name
+    ));
+}
+
+/// Whether a request field takes `v`'s values as an open list (`Kind::Open`).
+fn is_open(v: &Vocab) -> bool {
+    Op::ALL.into_iter().any(|op| {
+        op.endpoint()
+            .fields
+            .iter()
+            .any(|f| matches!(f.kind, Kind::Open(values) if values == v.values))
+    })
 }
 
 fn vocab_named(values: &[&str]) -> Option<&'static Vocab> {
@@ -175,6 +233,10 @@ fn kind_type(kind: Kind) -> String {
         Kind::Bool => "boolean".into(),
         Kind::UrlList { .. } => "string[]".into(),
         Kind::OneOf(values) => vocab_named(values).map_or(quoted(values, " | "), |v| v.name.into()),
+        Kind::Open(values) => vocab_named(values).map_or(
+            format!("{} | (string & {{}})", quoted(values, " | ")),
+            |v| v.name.into(),
+        ),
         _ => "string".into(),
     }
 }
@@ -195,7 +257,12 @@ fn rule_text(kind: Kind) -> Option<String> {
             Some(v) => format!("One of the `{}` values.", v.name),
             None => return None,
         },
+        Kind::Open(values) => match vocab_named(values) {
+            Some(v) => format!("One of the `Known{}` values, or a newer one's name (passed on to the service).", v.name),
+            None => format!("Known: {}; a newer one's name is passed on to the service.", quoted(values, ", ")),
+        },
         Kind::Bool => return None,
+        Kind::UrlList { min: 0, max } => format!("At most {max} absolute http or https URLs."),
         Kind::UrlList { min, max } if min == max => format!("Exactly {min} absolute http or https URLs."),
         Kind::UrlList { min, max } => format!("{min} to {max} absolute http or https URLs."),
         Kind::DirPath => "A relative folder path: no leading `/`, no `.` or `..` segments, no `\\`, `:` or control characters.".into(),
