@@ -12,13 +12,42 @@
  * @property {number} status
  * @property {Record<string, string>} headers lower-case names
  * @property {string | ReadableStream<Uint8Array> | null} body
+ * @property {() => void} [release] Gives back what the answer holds (its request's slot, the bytes
+ *   it counts in `bodyBytesInFlight`): called once, when it is written out or its client has gone.
  */
 
 /** Where a companion's handler keeps its function that answers with a `Reply`, for `toNodeListener`. */
 export const REPLY = Symbol("reply");
 
-/** @param {Reply} reply */
-export const toResponse = (reply) => new Response(reply.body, { status: reply.status, headers: reply.headers });
+/**
+ * A Reply as a `Response`. Its `release` is called once its body has been read to the end or
+ * cancelled (at once for a text, which the Response holds from then on).
+ * @param {Reply} reply
+ */
+export function toResponse(reply) {
+  const { status, headers, release } = reply;
+  let body = reply.body;
+  if (release && body && typeof body !== "string") {
+    const reader = body.getReader();
+    body = new ReadableStream({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (!done) return controller.enqueue(value);
+          controller.close();
+        } catch (e) {
+          controller.error(e);
+        }
+        release();
+      },
+      cancel(reason) {
+        release();
+        return reader.cancel(reason);
+      },
+    });
+  } else release?.();
+  return new Response(body, { status, headers });
+}
 
 /**
  * A `Response` as a Reply, its body streamed as it is.
@@ -111,14 +140,36 @@ async function readChunks(body, max, onChunk) {
  * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Reply }>}
  */
 export async function readJson(ctx, request, max, lease) {
-  const budget = ctx.limits.bodyBytesInFlight;
-  /** Takes `bytes` more from the budget; false when they do not fit. @param {number} bytes */
-  const take = (bytes) => {
-    if (ctx.inFlight.bodyBytes + bytes > budget) return false;
-    ctx.inFlight.bodyBytes += bytes;
-    lease.bytes += bytes;
-    return true;
-  };
+  const body = await readText(ctx, request, max, lease);
+  return "refusal" in body ? body : parse(body.text);
+}
+
+/**
+ * Takes `bytes` more from the instance's budget of body bytes in flight (`limits.bodyBytesInFlight`)
+ * into `lease`; false (and nothing taken) when they do not fit.
+ * @param {Context} ctx @param {{ bytes: number }} lease @param {number} bytes
+ */
+export function takeBytes(ctx, lease, bytes) {
+  if (ctx.inFlight.bodyBytes + bytes > ctx.limits.bodyBytesInFlight) return false;
+  ctx.inFlight.bodyBytes += bytes;
+  lease.bytes += bytes;
+  return true;
+}
+
+/** Gives back the bytes of `lease` to the budget. @param {Context} ctx @param {{ bytes: number }} lease */
+export function giveBack(ctx, lease) {
+  ctx.inFlight.bodyBytes -= lease.bytes;
+  lease.bytes = 0;
+}
+
+/**
+ * A text body, decoded as it arrives, within `max` bytes and the budget of body bytes in flight,
+ * counted in `lease` (see `readJson`). Past `max`, a 413 (a declared length past it is refused
+ * before anything is read); past the budget, a 503.
+ * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
+ * @returns {Promise<{ text: string } | { refusal: Reply }>}
+ */
+export async function readText(ctx, request, max, lease) {
   const busy = () => ({
     refusal: refuse(
       503,
@@ -134,20 +185,21 @@ export async function readJson(ctx, request, max, lease) {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > max) return tooLarge();
   // A declared length is taken from the budget at once; an undeclared one as it arrives.
-  if (Number.isFinite(declared) && !take(declared)) return busy();
-  if (!request.body) return parse("");
+  if (Number.isFinite(declared) && !takeBytes(ctx, lease, declared)) return busy();
+  if (!request.body) return { text: "" };
+  const start = lease.bytes - (Number.isFinite(declared) ? declared : 0);
   const decoder = new TextDecoder();
   /** @type {string[]} */
   const parts = [];
   const end = await readChunks(request.body, max, (chunk, read) => {
-    if (read > lease.bytes && !take(read - lease.bytes)) return false;
+    if (start + read > lease.bytes && !takeBytes(ctx, lease, start + read - lease.bytes)) return false;
     parts.push(decoder.decode(chunk, { stream: true }));
     return true;
   });
   if (end === "too large") return tooLarge();
   if (end === "refused") return busy();
   parts.push(decoder.decode());
-  return parse(parts.join(""));
+  return { text: parts.join("") };
 }
 
 /** @param {string} text @returns {{ fields: Record<string, unknown> } | { refusal: Reply }} */

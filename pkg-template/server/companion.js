@@ -2,7 +2,7 @@
 // never does; it decides who the caller is, what they may call and how often, and brings the
 // service's callbacks to the caller's pages as Server-Sent Events.
 import { readOptions } from "./options.js";
-import { REPLY, fromResponse, refuse, toResponse } from "./answers.js";
+import { REPLY, refuse, toResponse } from "./answers.js";
 import { cors, preflight } from "./cors.js";
 import { forward } from "./forward.js";
 import { receiveCallback } from "./callbacks.js";
@@ -51,7 +51,7 @@ export function createCompanion(options) {
     if (request.method === "OPTIONS") return preflight(origin, request);
     const answer = await authorized(request, async (user) => {
       // Agents: the MCP server, whose tool calls come back through this handler as the caller.
-      if (path === "/mcp" && ctx.mcp) return fromResponse(await (await mcp(ctx.mcp)).handle(request));
+      if (path === "/mcp" && ctx.mcp) return (await mcp(ctx.mcp)).handle(request, user);
       if (path === "/events") {
         if (request.method !== "GET") return refuse(405, "method_not_allowed", "the event stream is a GET");
         return eventStream(ctx, user, url, request);
@@ -103,7 +103,7 @@ export function createCompanion(options) {
   /** @param {Request} request */
   const handler = async (request) => toResponse(await reply(request));
   // Loaded on the first `/mcp` request: a companion without agents never loads the MCP SDK.
-  /** @type {Promise<{ handle(request: Request): Promise<Response>, close(): Promise<void> }> | null} */
+  /** @type {Promise<{ handle(request: Request, user: string): Promise<import("./answers.js").Reply>, close(): Promise<void> }> | null} */
   let mounted = null;
   const mcp = (/** @type {true | Record<string, unknown>} */ options) =>
     (mounted ??= import("../mcp/http.js").then((m) => m.mountMcp(handler, ctx, options)));

@@ -8,6 +8,7 @@ import { MAX_BASE64_JSON_BYTES, MAX_JSON_BYTES } from "./options.js";
 import { bindTask, dropToken, keepToken, newToken, tokenIsOf } from "./callbacks.js";
 import { TASK_IN_FLIGHT_MS, checkRate, taskEnded, taskStarted } from "./limits.js";
 import { foreignReference, recordReferences } from "./references.js";
+import { placeJsonUpload, placeStreamUpload } from "./uploads.js";
 import { validateRequest } from "./wasm.js";
 
 /** @typedef {import("./options.js").Context} Context */
@@ -43,7 +44,7 @@ export async function forward(ctx, user, host, path, url, request, lease) {
   }
   const rate = await checkRate(ctx, user);
   if (rate) return rate;
-  if (route.operation === STREAM_UPLOAD) return forwardStream(ctx, route, request);
+  if (route.operation === STREAM_UPLOAD) return forwardStream(ctx, user, route, request);
 
   /** @type {Record<string, unknown>} */
   let fields;
@@ -74,7 +75,7 @@ export async function forward(ctx, user, host, path, url, request, lease) {
       continue;
     }
     // The same answer as for an id that does not exist: a guess learns nothing.
-    return refuse(404, "not_found", "no task of yours has this id", { field: name });
+    return refuse(404, "not_found", "no task of yours has this id: it is unknown here, or another user's", { field: name });
   }
   const foreign = await foreignReference(ctx, user, fields);
   if (foreign) return foreign;
@@ -90,6 +91,11 @@ export async function forward(ctx, user, host, path, url, request, lease) {
   } catch (e) {
     const { message, field, rule } = /** @type {{ message: string, field?: string, rule?: string }} */ (e);
     return refuse(400, "validation", message, { field: field ?? null, rule: rule ?? null });
+  }
+  if (route.host === "upload") {
+    // Each user's files in a folder of their own: no name of one reaches another's file.
+    const refusal = await placeJsonUpload(ctx, user, fields);
+    if (refusal) return refusal;
   }
   if (token) {
     // The slot is taken (in one step with the count) before the create is sent.
@@ -136,7 +142,7 @@ async function unknown(ctx, user, text, field) {
       );
     }
   }
-  return refuse(404, "not_found", "no task of yours has this id", { field });
+  return refuse(404, "not_found", "no task of yours has this id: it is unknown here, or another user's", { field });
 }
 
 /** Queries found valid lately, by operation and query string: a record is polled over and over. */
@@ -215,6 +221,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * The service's answer as the page gets it: its status, a content type from a short list, and
  * `Retry-After`, `Retry-After-Ms` and `X-Request-Id` only when well formed; never a secret.
  * @param {Context} ctx @param {UpstreamAnswer} upstream @param {string} text
+ * @returns {import("./answers.js").Reply}
  */
 function answer(ctx, upstream, text) {
   const type = (upstream.header("content-type") ?? "").split(";")[0].trim();
@@ -272,10 +279,11 @@ async function send(ctx, target, path, request, body, stream = {}) {
 }
 
 /**
- * A stream upload, passed through chunk by chunk: memory stays flat whatever the file's size.
- * @param {Context} ctx @param {Route} route @param {Request} request
+ * A stream upload, passed through chunk by chunk: memory stays flat whatever the file's size. Its
+ * multipart body is rewritten on the way to put the file in the user's folder.
+ * @param {Context} ctx @param {string} user @param {Route} route @param {Request} request
  */
-async function forwardStream(ctx, route, request) {
+async function forwardStream(ctx, user, route, request) {
   const max = ctx.limits.uploadBytes;
   const tooLarge = () =>
     refuse(413, "upload_too_large", `an upload through this companion is at most ${max} bytes`, { limit: max });
@@ -293,11 +301,16 @@ async function forwardStream(ctx, route, request) {
       },
     }),
   );
-  const sent = await send(ctx, ctx.uploadUrl + route.path, route.path, request, undefined, {
-    body: counted,
-    contentType: request.headers.get("content-type") ?? "application/octet-stream",
-  });
+  const contentType = request.headers.get("content-type") ?? "";
+  const placed = await placeStreamUpload(ctx, user, counted, contentType);
+  if ("refusal" in placed) {
+    await counted.cancel().catch(() => {});
+    return placed.refusal;
+  }
+  const sent = await send(ctx, ctx.uploadUrl + route.path, route.path, request, undefined, { body: placed.body, contentType });
   if (seen > max) return tooLarge();
+  const problem = placed.problem();
+  if (problem) return problem;
   if ("failure" in sent) return sent.failure;
   const text = await sent.upstream.text().catch(() => null);
   return text === null ? unreachable() : answer(ctx, sent.upstream, text);

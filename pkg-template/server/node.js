@@ -1,8 +1,9 @@
 // `toNodeListener`: the companion (or any Web-standard handler) as a `node:http` request listener.
 // Bodies stream both ways with backpressure; a client that goes away cancels the answer's stream
 // (which closes an event stream and its subscription), and an answer's stream that fails (an event
-// stream letting go of a page that does not read) closes the connection. No `node:` import, so the
-// entry stays loadable in Workers and browsers.
+// stream letting go of a page that does not read) closes the connection, as does a client that takes
+// none of an answer for `writeTimeoutMs`. No `node:` import, so the entry stays loadable in Workers
+// and browsers.
 
 import { REPLY, fromResponse } from "./answers.js";
 
@@ -14,18 +15,29 @@ const BAD_TARGET = JSON.stringify({
   msg: "the request target must be a path (origin form), with a method other than CONNECT, TRACE or TRACK",
   error: "bad_request",
 });
+/** A request with more than one Host header (RFC 9112: a 400). */
+const TWO_HOSTS = JSON.stringify({ code: 400, msg: "a request names one Host", error: "bad_request" });
+
+/** How long an answer may wait for its client to take more of it before the connection is closed. */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30000;
 
 /**
  * `http.createServer(toNodeListener(handler))`. Request URLs are built on `origin` (default: the
- * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header.
+ * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header. An answer
+ * its client takes nothing of for `writeTimeoutMs` (default `DEFAULT_WRITE_TIMEOUT_MS`) is dropped
+ * with its connection, and what it held is given back.
  * @param {((request: Request) => Promise<Response>) & { origin?: string }} handler
- * @param {{ origin?: string }} [options]
+ * @param {{ origin?: string, writeTimeoutMs?: number }} [options]
  * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void}
  */
 export function toNodeListener(handler, options = {}) {
   const origin = new URL(options.origin ?? handler.origin ?? "http://localhost").origin;
+  const timeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  if (!(typeof timeout === "number" && timeout > 0)) {
+    throw new TypeError("toNodeListener: `writeTimeoutMs` must be a positive number of milliseconds");
+  }
   return (req, res) => {
-    serve(handler, origin, req, res).catch((e) => {
+    serve(handler, origin, req, res, timeout).catch((e) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
       // Only the message: the handler scrubbed what it logs, this line names no request data.
@@ -35,26 +47,46 @@ export function toNodeListener(handler, options = {}) {
 }
 
 /**
- * Resolves (with false) once `res` can take more, or is closed.
- * @param {import("node:http").ServerResponse} res @returns {Promise<boolean>}
+ * Resolves (with false) once `res` can take more, or is closed; closes it when it takes nothing
+ * for `timeout` ms.
+ * @param {import("node:http").ServerResponse} res @param {number} timeout @returns {Promise<boolean>}
  */
-function drained(res) {
+function drained(res, timeout) {
   return new Promise((resolve) => {
     const done = () => {
+      clearTimeout(timer);
       res.off("drain", done);
       res.off("close", done);
       resolve(false);
     };
+    const timer = setTimeout(() => res.destroy(), timeout);
     res.on("drain", done);
     res.on("close", done);
   });
 }
 
 /**
+ * Closes the connection of an answer ended but not yet taken whole by its client, once it has taken
+ * nothing for `timeout` ms (the rest waits in this process's and the kernel's buffers meanwhile).
+ * @param {import("node:http").ServerResponse} res @param {number} timeout
+ */
+function finishWithin(res, timeout) {
+  if (res.writableFinished || res.destroyed) return;
+  let left = res.writableLength;
+  const timer = setInterval(() => {
+    // Some of it was taken: it may go on.
+    if (res.writableLength < left) left = res.writableLength;
+    else res.destroy();
+  }, timeout);
+  res.on("close", () => clearInterval(timer));
+}
+
+/**
  * @param {(request: Request) => Promise<Response>} handler @param {string} origin
  * @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
+ * @param {number} timeout
  */
-async function serve(handler, origin, req, res) {
+async function serve(handler, origin, req, res, timeout) {
   // Made when the handler first reads `request.signal` (an AbortSignal costs as much as the rest of
   // a small request), aborted when the client leaves before the answer is complete.
   /** @type {AbortController | null} */
@@ -67,31 +99,33 @@ async function serve(handler, origin, req, res) {
   // and keep the whole path in `originalUrl`, which is what the companion routes on.
   const path = /** @type {{ originalUrl?: string }} */ (req).originalUrl ?? req.url;
   if (!path?.startsWith("/") || FORBIDDEN_METHODS.has(req.method?.toUpperCase() ?? "")) return badTarget(res);
+  // Node keeps the first of several Host headers; which one a proxy in front read is anyone's guess.
+  if (req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === "host").length > 1) return badTarget(res, TWO_HOSTS);
   const request = new IncomingRequest(origin + path, req, signal);
   // The companion's own handler takes the request as it is and answers with a Reply, written as it
   // is; any other handler, with a Web Request and a Response.
   const direct = /** @type {{ [REPLY]?: (request: Request) => Promise<Reply> }} */ (handler)[REPLY];
-  if (direct) return write(await direct(/** @type {Request} */ (/** @type {unknown} */ (request))), res);
+  if (direct) return write(await direct(/** @type {Request} */ (/** @type {unknown} */ (request))), res, timeout);
   let web;
   try {
     web = request.toRequest();
   } catch {
     return badTarget(res);
   }
-  await write(fromResponse(await handler(web)), res);
+  await write(fromResponse(await handler(web)), res, timeout);
 }
 
 /** Methods a Web `Request` refuses to carry. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /** @param {import("node:http").ServerResponse} res */
-function badTarget(res) {
+function badTarget(res, body = BAD_TARGET) {
   res.writeHead(400, {
     "content-type": "application/json; charset=utf-8",
-    "content-length": String(BAD_TARGET.length), // ASCII: one byte a character
+    "content-length": String(body.length), // ASCII: one byte a character
     connection: "close",
   });
-  res.end(BAD_TARGET);
+  res.end(body);
 }
 
 /**
@@ -251,14 +285,19 @@ class NodeHeaders {
 
 /**
  * Writes `reply`: a text in one write, with its length; a stream as it comes, with backpressure, a
- * body of one chunk in one write too.
- * @param {Reply} reply @param {import("node:http").ServerResponse} res
+ * body of one chunk in one write too. Its `release` is called when the connection is done with it.
+ * @param {Reply} reply @param {import("node:http").ServerResponse} res @param {number} timeout
  */
-async function write(reply, res) {
-  const { status, headers, body } = reply;
+async function write(reply, res, timeout) {
+  const { status, headers, body, release } = reply;
+  if (release) {
+    if (res.destroyed) release();
+    else res.on("close", release);
+  }
   if (body === null) return void res.writeHead(status, headers).end();
   if (typeof body === "string") {
-    return void res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
+    res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
+    return finishWithin(res, timeout);
   }
   const reader = body.getReader();
   res.on("close", () => reader.cancel().catch(() => {}));
@@ -267,7 +306,8 @@ async function write(reply, res) {
   let next = reader.read();
   const after = await Promise.race([next, new Promise((resolve) => setImmediate(resolve, null))]);
   if (after?.done) {
-    return void res.writeHead(status, { ...headers, "content-length": String(first.value.byteLength) }).end(first.value);
+    res.writeHead(status, { ...headers, "content-length": String(first.value.byteLength) }).end(first.value);
+    return finishWithin(res, timeout);
   }
   // A stream goes out as it comes, its first chunk with the headers.
   res.writeHead(status, headers);
@@ -279,7 +319,7 @@ async function write(reply, res) {
   /** @type {ReadableStreamReadResult<Uint8Array>} */
   let chunk = first;
   while (!chunk.done) {
-    if (!res.write(chunk.value) && (await Promise.race([drained(res), failed]))) return void res.destroy();
+    if (!res.write(chunk.value) && (await Promise.race([drained(res, timeout), failed]))) return void res.destroy();
     if (res.destroyed) return void reader.cancel().catch(() => {});
     try {
       chunk = await next;
@@ -289,4 +329,5 @@ async function write(reply, res) {
     if (!chunk.done) next = reader.read();
   }
   res.end();
+  finishWithin(res, timeout);
 }

@@ -6,6 +6,11 @@ export type Reply = {
      */
     headers: Record<string, string>;
     body: string | ReadableStream<Uint8Array> | null;
+    /**
+     * Gives back what the answer holds (its request's slot, the bytes
+     * it counts in `bodyBytesInFlight`): called once, when it is written out or its client has gone.
+     */
+    release?: () => void;
 };
 /** @typedef {import("./options.js").Context} Context */
 /**
@@ -16,11 +21,17 @@ export type Reply = {
  * @property {number} status
  * @property {Record<string, string>} headers lower-case names
  * @property {string | ReadableStream<Uint8Array> | null} body
+ * @property {() => void} [release] Gives back what the answer holds (its request's slot, the bytes
+ *   it counts in `bodyBytesInFlight`): called once, when it is written out or its client has gone.
  */
 /** Where a companion's handler keeps its function that answers with a `Reply`, for `toNodeListener`. */
 export declare const REPLY: unique symbol;
-/** @param {Reply} reply */
-export declare const toResponse: (reply: Reply) => Response;
+/**
+ * A Reply as a `Response`. Its `release` is called once its body has been read to the end or
+ * cancelled (at once for a text, which the Response holds from then on).
+ * @param {Reply} reply
+ */
+export declare function toResponse(reply: Reply): Response;
 /**
  * A `Response` as a Reply, its body streamed as it is.
  * @param {Response} response @returns {Reply}
@@ -56,6 +67,32 @@ export declare function readJson(ctx: Context, request: Request, max: number, le
     bytes: number;
 }): Promise<{
     fields: Record<string, unknown>;
+} | {
+    refusal: Reply;
+}>;
+/**
+ * Takes `bytes` more from the instance's budget of body bytes in flight (`limits.bodyBytesInFlight`)
+ * into `lease`; false (and nothing taken) when they do not fit.
+ * @param {Context} ctx @param {{ bytes: number }} lease @param {number} bytes
+ */
+export declare function takeBytes(ctx: Context, lease: {
+    bytes: number;
+}, bytes: number): boolean;
+/** Gives back the bytes of `lease` to the budget. @param {Context} ctx @param {{ bytes: number }} lease */
+export declare function giveBack(ctx: Context, lease: {
+    bytes: number;
+}): void;
+/**
+ * A text body, decoded as it arrives, within `max` bytes and the budget of body bytes in flight,
+ * counted in `lease` (see `readJson`). Past `max`, a 413 (a declared length past it is refused
+ * before anything is read); past the budget, a 503.
+ * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
+ * @returns {Promise<{ text: string } | { refusal: Reply }>}
+ */
+export declare function readText(ctx: Context, request: Request, max: number, lease: {
+    bytes: number;
+}): Promise<{
+    text: string;
 } | {
     refusal: Reply;
 }>;

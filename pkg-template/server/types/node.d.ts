@@ -1,13 +1,18 @@
 export type Reply = import("./answers.js").Reply;
+/** How long an answer may wait for its client to take more of it before the connection is closed. */
+export declare const DEFAULT_WRITE_TIMEOUT_MS = 30000;
 /**
  * `http.createServer(toNodeListener(handler))`. Request URLs are built on `origin` (default: the
- * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header.
+ * companion's `publicUrl` origin, `handler.origin`), never on the request's Host header. An answer
+ * its client takes nothing of for `writeTimeoutMs` (default `DEFAULT_WRITE_TIMEOUT_MS`) is dropped
+ * with its connection, and what it held is given back.
  * @param {((request: Request) => Promise<Response>) & { origin?: string }} handler
- * @param {{ origin?: string }} [options]
+ * @param {{ origin?: string, writeTimeoutMs?: number }} [options]
  * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void}
  */
 export declare function toNodeListener(handler: ((request: Request) => Promise<Response>) & {
     origin?: string;
 }, options?: {
     origin?: string;
+    writeTimeoutMs?: number;
 }): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void;
