@@ -1,20 +1,12 @@
 // The waiters of a client with `companionUrl`: they follow the task on the companion's event stream
 // (a record query at the start, the record each pushed stage is laid over, and one at the end, for
 // the final record), reconnect with Last-Event-ID when the stream drops, and poll through the
-// companion when it stays down. Each stage is reported once and in
-// order, the final one always, by the rules of the client's own waiters (generated into
-// server/routes.js). Loaded on first use: a page without a companion never downloads it.
+// companion when it stays down. Which records are reported (each stage once and in order, the final
+// one always) is the follower's (follow.js), shared with the CLI and the MCP server. Loaded on
+// first use: a page without a companion never downloads it.
 import { Client as WasmClient } from "./tunesmith.js";
-import {
-  DEFAULT_MAX_INTERVAL_MS,
-  DEFAULT_WAIT_TIMEOUT_MS,
-  FINAL_STATES,
-  MUSIC_STAGE_RANK,
-  MUSIC_STAGES,
-  ROUTES,
-  STATE_RANK,
-  WAITERS,
-} from "./server/routes.js";
+import { follow, isFinal } from "./follow.js";
+import { DEFAULT_MAX_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, MUSIC_STAGE_STATUS, ROUTES, WAITERS } from "./server/routes.js";
 
 const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w]) => [w, f]));
 const QUERY_OF = Object.fromEntries(ROUTES.filter((r) => r.method === "GET" && r.family).map((r) => [r.family, r]));
@@ -26,17 +18,6 @@ const REPLAY_MS = 1000;
 const MAX_RECONNECTS = 4;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const isFinal = (state) => FINAL_STATES.includes(state);
-
-/** How far a record is on the way to the end: a stage is reported only when this rises. */
-function rank(family, record) {
-  if (family !== "music") return STATE_RANK[record?.state] ?? 0;
-  return isFinal(record?.state) ? MUSIC_STAGE_RANK.complete : (MUSIC_STAGE_RANK[record?.stage] ?? 0);
-}
-
-/** A music task's service status at a pushed stage, as its record would say it. */
-const MUSIC_STATUS = { text: "TEXT_SUCCESS", first: "FIRST_SUCCESS" };
-
 /**
  * What `onProgress` gets for a pushed event: the family's record (the last one read), with the
  * event's state, stage and data laid over it, so that it has the record's every field.
@@ -46,7 +27,7 @@ function merge(family, record, event) {
   const merged = { ...record, state };
   if (family === "music") {
     const tracks = data.tracks ?? record.tracks;
-    return { ...merged, stage, status: MUSIC_STATUS[stage] ?? record.status, tracks, response: { ...record.response, sunoData: tracks } };
+    return { ...merged, stage, status: MUSIC_STAGE_STATUS[stage] ?? record.status, tracks, response: { ...record.response, sunoData: tracks } };
   }
   for (const [key, value] of Object.entries(data)) if (key in record) merged[key] = value;
   return merged;
@@ -59,12 +40,6 @@ function query(client, family, taskId, signal) {
   return WasmClient.prototype[q.operation]
     .call(client, { [q.taskIds[0] ?? "taskId"]: taskId }, { signal, timeoutMs: CONNECT_MS, maxRetries: 0 })
     .catch(() => null);
-}
-
-class ProgressThrew {
-  constructor(error) {
-    this.error = error;
-  }
 }
 
 const sleep = (ms, signal) =>
@@ -93,11 +68,12 @@ async function* events(body) {
 }
 
 /**
- * Follows `taskId` on the stream until its final event, the deadline, the signal, or the stream
- * staying down; hands each of the task's events but the final one to `pushed`, and each record a
- * stall made it read to `read`. The caller's waiter then makes the final query.
+ * The records of `taskId` from the stream, until its final event, the deadline, the signal, or the
+ * stream staying down: each of the task's events laid over the last record (`first`, the one read
+ * at the start), and each record a stall made it read. The caller's waiter then makes the final query.
  */
-async function follow(client, companion, family, taskId, { signal, deadline, stallMs }, pushed, read) {
+async function* pushed(client, companion, family, taskId, { signal, deadline, stallMs }, first) {
+  let current = first;
   let lastId = 0;
   let drops = 0;
   for (;;) {
@@ -133,11 +109,12 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
         if (event.taskId !== taskId) continue;
         // The final record comes from the waiter's query, which reports a success (a failure ends
         // the wait without a report, as the client's own waiters do).
-        if (isFinal(event.state)) return;
-        await pushed(event);
+        if (isFinal(event)) return;
+        current ??= await query(client, family, taskId, signal);
+        if (current) yield (current = merge(family, current, event));
       }
-    } catch (e) {
-      if (e instanceof ProgressThrew) throw e;
+    } catch {
+      // A drop: reconnect below (an `onProgress` that threw ends this generator by `return`).
     } finally {
       clearTimeout(connecting);
       clearTimeout(until);
@@ -148,8 +125,8 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
     if (stalled) {
       // No event for a while: look once, then listen again from the last event.
       const record = await query(client, family, taskId, signal);
-      if (record && isFinal(record.state)) return;
-      if (record) read(record);
+      if (record && isFinal(record)) return;
+      if (record) yield (current = record);
       continue;
     }
     if (++drops > MAX_RECONNECTS) return;
@@ -161,54 +138,24 @@ async function follow(client, companion, family, taskId, { signal, deadline, sta
 export async function waitPushed(client, companion, family, taskRef, options) {
   const waiter = WasmClient.prototype[WAITERS[family]];
   const taskId = typeof taskRef === "string" ? taskRef : taskRef?.taskId;
-  const valid = typeof taskId === "string" && taskId.trim() !== "" && (options === undefined || (options !== null && typeof options === "object"));
+  const valid =
+    typeof taskId === "string" &&
+    taskId.trim() !== "" &&
+    (options === undefined || (options !== null && typeof options === "object" && ["undefined", "function"].includes(typeof options.onProgress)));
   // The waiter's own checks and errors for anything it would refuse.
   if (!valid) return waiter.call(client, taskRef, options);
   const opts = options ?? {};
-  const started = Date.now();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const deadline = started + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_WAIT_TIMEOUT_MS);
-  let reached = -1;
-  const progress = (record) => {
-    try {
-      opts.onProgress?.(record);
-    } catch (e) {
-      throw new ProgressThrew(e);
-    }
-  };
-  const report = (record) => {
-    const r = rank(family, record);
-    if (r <= reached) return;
-    // A stage passed between two events (a callback the service skipped) is reported before this
-    // one, as the polling waiters do; nothing counts as passed before the first report.
-    if (family === "music" && reached >= 0) {
-      for (const stage of MUSIC_STAGES.slice(reached + 1, r)) progress({ ...record, stage, state: "running" });
-    }
-    reached = r;
-    progress(record);
-  };
-  // The last record read: each pushed event is laid over it, so that `onProgress` gets the
-  // family's record in push mode as when polling (`pending` included, from the first read).
-  let current = null;
-  const read = (record) => report((current = record));
-  try {
-    const first = await query(client, family, taskId, opts.signal);
-    if (first && !isFinal(first.state)) read(first);
-    if (!first || !isFinal(first.state)) {
-      const pushed = async (event) => {
-        current ??= await query(client, family, taskId, opts.signal);
-        if (current) read(merge(family, current, event));
-      };
-      const stallMs = opts.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
-      await follow(client, companion, family, taskId, { signal: opts.signal, deadline, stallMs }, pushed, read);
-    }
-  } catch (e) {
-    if (e instanceof ProgressThrew) throw e.error;
-    throw e;
-  }
-  const left = Math.max(1, deadline - Date.now());
-  return waiter.call(client, taskId, { ...opts, timeoutMs: left, onProgress: report }).catch((e) => {
-    throw e instanceof ProgressThrew ? e.error : e;
+  const deadline = Date.now() + (Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_WAIT_TIMEOUT_MS);
+  const stream = { signal: opts.signal, deadline, stallMs: opts.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS };
+  // `onProgress` gets the family's record in push mode as when polling (`pending` included, from
+  // the first read), each pushed event laid over the last record read.
+  return follow({
+    family,
+    read: () => query(client, family, taskId, opts.signal),
+    events: (first) => pushed(client, companion, family, taskId, stream, first),
+    wait: (onProgress) => waiter.call(client, taskId, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()), onProgress }),
+    onProgress: (record) => opts.onProgress?.(record),
   });
 }
 

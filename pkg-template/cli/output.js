@@ -2,8 +2,7 @@
 // bytes) and a short summary on stdout; when piped (or with --json), one JSON object per line on
 // stdout, each with an `event`. Whatever the service said passes through `safe` on its way out: no
 // control character of its reaches the terminal, and the key never leaves, however it was echoed.
-
-const STAGES = { music: ["created", "text", "first", "complete"], other: ["created", "running", "succeeded"] };
+import { stepsOf } from "../follow.js";
 
 const bytes = (n) =>
   n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MB` : n >= 1 << 10 ? `${(n / (1 << 10)).toFixed(0)} KB` : `${n} B`;
@@ -69,7 +68,8 @@ export function createOutput({ json, stdout = process.stdout, stderr = process.s
   };
   const emit = (event) => out(`${JSON.stringify(event)}\n`);
   const started = Date.now();
-  let reached = [];
+  /** The ranks of the task's steps reached (follow.js): its first step is drawn as `created`. */
+  let reached = new Set();
   return {
     json,
     upload(name, loaded, total) {
@@ -80,15 +80,15 @@ export function createOutput({ json, stdout = process.stdout, stderr = process.s
     },
     created(operation, taskId) {
       if (json) return emit({ event: "created", operation, taskId });
-      reached = ["created"];
+      reached = new Set([0]);
       draw(`${operation}  task ${taskId}  created`);
     },
-    progress(operation, family, record) {
+    /** A record the follower reported, at its `rank`. */
+    progress(operation, family, record, rank) {
       if (json) return emit({ event: "progress", taskId: record?.taskId, state: record?.state, stage: record?.stage });
-      const now = family === "music" ? record?.stage : record?.state;
-      if (now && !reached.includes(now)) reached.push(now);
-      const names = family === "music" ? STAGES.music : STAGES.other;
-      const marks = names.map((s) => (reached.includes(s) ? `✔ ${s}` : `· ${s}`)).join("  ");
+      reached.add(rank);
+      const names = stepsOf(family).map((s, i) => (i === 0 ? "created" : s));
+      const marks = names.map((s, i) => (reached.has(i) ? `✔ ${s}` : `· ${s}`)).join("  ");
       draw(`${operation}  task ${record?.taskId ?? ""}  ${marks}  ${Math.round((Date.now() - started) / 1000)} s`);
     },
     result(operation, record, files) {

@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { OPERATIONS } from "../operations.generated.js";
+import { follow, hasFailed, isFinal } from "../follow.js";
 import { filesOf, extensionOf } from "../media.js";
 import { ALIASES, UsageError, findOperation, kebab, readArguments } from "./args.js";
 import { createOutput } from "./output.js";
@@ -270,7 +271,7 @@ async function main(argv) {
       record = await client[op.name](request, { signal });
     }
     const family = op.family ?? op.name;
-    if (op.family && !op.creates && record?.state === "failed") {
+    if (op.family && !op.creates && hasFailed(record)) {
       // A task that has failed fails every command that reads it, as a wait for it does (exit 8, the
       // client's words for why): its waiter reads it once more and rejects with them.
       record = await client[op.waiter](request[op.queryField], { signal });
@@ -282,15 +283,15 @@ async function main(argv) {
       taskId = request[op.queryField];
     }
     if (op.family && (waiting || (template && !op.creates))) {
-      if (!op.creates) out.progress(op.name, op.family, record);
-      const done = record?.state === "succeeded" || record?.state === "failed";
-      if (op.creates || !done) {
-        record = await client[op.waiter](taskId, {
-          signal,
-          timeoutMs: flags.timeout !== undefined ? Number(flags.timeout) * 1000 : undefined,
-          onProgress: (r) => out.progress(op.name, op.family, r),
-        });
-      }
+      // A status read is shown first; a task that has ended is not waited for.
+      const read = record;
+      const timeoutMs = flags.timeout !== undefined ? Number(flags.timeout) * 1000 : undefined;
+      record = await follow({
+        family: op.family,
+        read: op.creates ? undefined : () => read,
+        wait: op.creates || !isFinal(read) ? (onProgress) => client[op.waiter](taskId, { signal, timeoutMs, onProgress }) : undefined,
+        onProgress: (r, rank) => out.progress(op.name, op.family, r, rank),
+      });
     }
     const files = filesOf(family, record);
     out.result(op.name, record, files);

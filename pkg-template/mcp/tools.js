@@ -3,6 +3,7 @@
 // into MCP content. Validation, retries, waiting and the words of errors are the Client's.
 import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
 import { OPERATIONS } from "../operations.generated.js";
+import { follow, stepsOf } from "../follow.js";
 import { errorResult, scrubber, toolResult } from "./present.js";
 
 /** The wait of a call when the caller sets none: under the minute after which hosts cut calls. */
@@ -154,15 +155,16 @@ function progressOf(ctx) {
   return report;
 }
 
-/** Progress of a task: 1 when created, then one step per stage (music) or state. */
+/**
+ * Progress of a task: 1 when created (or queried), then 1 + the rank of each step the follower
+ * reports (follow.js: a music task's stages, the others' states), up to the number of steps.
+ */
 function reporter(progress, op, taskId) {
-  const total = op.family === "music" ? 4 : 3;
-  return (step, what) => progress(step, total, `${op.name} ${taskId}: ${what}`);
-}
-
-function step(op, record) {
-  if (op.family === "music") return 1 + ({ text: 1, first: 2, complete: 3 }[record?.stage] ?? 0);
-  return 1 + ({ running: 1, succeeded: 2 }[record?.state] ?? 0);
+  const steps = stepsOf(op.family);
+  const report = (step, what) => progress(step, steps.length, `${op.name} ${taskId}: ${what}`);
+  report.rank = (rank) => report(1 + rank, steps[rank]);
+  report.done = () => report(steps.length, "done");
+  return report;
 }
 
 async function run(op, args, ctx, o) {
@@ -202,12 +204,12 @@ async function run(op, args, ctx, o) {
       const left = started + waitMs - Date.now() - Math.min(READ_RESERVE_MS, waitMs / 10);
       if (!record && left > 0) {
         try {
-          record = await client[op.waiter](taskId, {
-            signal,
-            timeoutMs: left,
-            onProgress: (r) => report(step(op, r), r?.stage ?? r?.state ?? "running"),
+          record = await follow({
+            family: op.family,
+            wait: (onProgress) => client[op.waiter](taskId, { signal, timeoutMs: left, onProgress }),
+            onProgress: (_, rank) => report.rank(rank),
           });
-          report(op.family === "music" ? 4 : 3, "done");
+          report.done();
         } catch (e) {
           if (e?.kind !== "timeout") throw e;
         }

@@ -62,11 +62,13 @@ export const WAITERS = {
   voice: "waitForVoice",
 };
 
-// What the client's waiters decide, for the push waiter (push.js): how far a record is on the
-// way to the end (a record is reported when this rises: a music task by stage, the other
-// families by state), a music task's stages in order (one passed between two events is reported
-// before the next), the states that end a task, and the defaults of a wait.
+// What the client's waiters decide, for the follower (follow.js) of the push waiter, the CLI
+// and the MCP server: how far a record is on the way to the end (a record is reported when this
+// rises: a music task by stage, the other families by state), a music task's status at each
+// stage, a music task's stages in order (one passed between two events is reported before the
+// next), the states that end a task, and the defaults of a wait.
 export const MUSIC_STAGE_RANK = { pending: 0, text: 1, first: 2, complete: 3, error: 3 };
+export const MUSIC_STAGE_STATUS = { pending: "PENDING", text: "TEXT_SUCCESS", first: "FIRST_SUCCESS", complete: "SUCCESS", error: "GENERATE_AUDIO_FAILED" };
 export const STATE_RANK = { pending: 0, running: 1, succeeded: 2, failed: 2 };
 export const MUSIC_STAGES = ["pending", "text", "first", "complete"];
 export const FINAL_STATES = ["succeeded", "failed"];

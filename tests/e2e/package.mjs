@@ -52,7 +52,7 @@ smoke(tunesmith, env).then((r) => { window.__result = r; }, (e) => { window.__er
 `;
 
 test("the tarball holds the package files and nothing else", async () => {
-  const wanted = ["package.json", "README.md", "index.js", "full.js", "index.d.ts", "api.js", "push.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "tunesmith_full_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
+  const wanted = ["package.json", "README.md", "index.js", "full.js", "index.d.ts", "api.js", "push.js", "follow.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "tunesmith_full_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
   for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
   assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 2, "two .wasm: the browser entry's, and the full one");
   // The glue's snippets (src/js/imports.js, errors.js) are bundled into tunesmith.js: no snippets/.

@@ -1,6 +1,7 @@
 //! `pkg-template/server/routes.js`: the routes the companion server (`tunesmith/server`) may
-//! forward, from the endpoint table; and what the client's waiters decide, for the page's push
-//! waiter (`push.js`). A table in JS costs the wasm module nothing.
+//! forward, from the endpoint table; and what the client's waiters decide, for the follower
+//! (`follow.js`) of the page's push waiter, the CLI and the MCP server. A table in JS costs the
+//! wasm module nothing.
 
 use super::{http_method, quoted, HEADER};
 use serde_json::json;
@@ -71,18 +72,23 @@ fn waiting() -> String {
         format!("{}: {rank}", state.as_str())
     });
     let finals = TaskState::ALL.into_iter().filter(|s| s.is_final());
+    let stage_status =
+        Stage::ALL.map(|stage| format!("{}: \"{}\"", stage.as_str(), stage.status()));
     format!(
-        "\n// What the client's waiters decide, for the push waiter (push.js): how far a record is on the\n\
-         // way to the end (a record is reported when this rises: a music task by stage, the other\n\
-         // families by state), a music task's stages in order (one passed between two events is reported\n\
-         // before the next), the states that end a task, and the defaults of a wait.\n\
+        "\n// What the client's waiters decide, for the follower (follow.js) of the push waiter, the CLI\n\
+         // and the MCP server: how far a record is on the way to the end (a record is reported when this\n\
+         // rises: a music task by stage, the other families by state), a music task's status at each\n\
+         // stage, a music task's stages in order (one passed between two events is reported before the\n\
+         // next), the states that end a task, and the defaults of a wait.\n\
          export const MUSIC_STAGE_RANK = {{ {} }};\n\
+         export const MUSIC_STAGE_STATUS = {{ {} }};\n\
          export const STATE_RANK = {{ {} }};\n\
          export const MUSIC_STAGES = [{}];\n\
          export const FINAL_STATES = [{}];\n\
          export const DEFAULT_WAIT_TIMEOUT_MS = {DEFAULT_WAIT_TIMEOUT_MS};\n\
          export const DEFAULT_MAX_INTERVAL_MS = {DEFAULT_MAX_INTERVAL_MS};\n",
         stage_rank.join(", "),
+        stage_status.join(", "),
         state_rank.join(", "),
         quoted(MUSIC_STAGES.map(Stage::as_str), ", "),
         quoted(finals.map(TaskState::as_str), ", "),

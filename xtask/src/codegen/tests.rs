@@ -115,11 +115,21 @@ fn the_push_waiter_reads_the_waiters_rules_from_protocol_not_a_copy() {
     assert!(routes.contains(&format!(
         "export const DEFAULT_WAIT_TIMEOUT_MS = {DEFAULT_WAIT_TIMEOUT_MS};"
     )));
-    let push = std::fs::read_to_string(crate::root().join("pkg-template/push.js")).unwrap();
-    for copy in ["600_000", "600000", "30_000", "text: 1", "first: 2"] {
+    // push.js follows with follow.js, which the CLI and the MCP server share.
+    let read =
+        |f: &str| std::fs::read_to_string(crate::root().join("pkg-template").join(f)).unwrap();
+    let (push, follow) = (read("push.js"), read("follow.js"));
+    for copy in [
+        "600_000",
+        "600000",
+        "30_000",
+        "text: 1",
+        "first: 2",
+        "TEXT_SUCCESS",
+    ] {
         assert!(
-            !push.contains(copy),
-            "push.js restates `{copy}` instead of importing it"
+            !push.contains(copy) && !follow.contains(copy),
+            "push.js or follow.js restates `{copy}` instead of importing it"
         );
     }
     for name in [
@@ -127,7 +137,13 @@ fn the_push_waiter_reads_the_waiters_rules_from_protocol_not_a_copy() {
         "STATE_RANK",
         "MUSIC_STAGES",
         "FINAL_STATES",
+    ] {
+        assert!(follow.contains(name), "follow.js does not use {name}");
+    }
+    for name in [
         "DEFAULT_WAIT_TIMEOUT_MS",
+        "MUSIC_STAGE_STATUS",
+        "./follow.js",
     ] {
         assert!(push.contains(name), "push.js does not use {name}");
     }
