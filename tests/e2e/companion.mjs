@@ -89,7 +89,8 @@ test("a page gets every stage pushed through the companion, with no key", async 
     return { taskId: task.taskId, state: task.state, tracks: task.tracks.length, stages: window.stages };
   }, GENERATE);
   aliceTask = result.taskId;
-  assert(JSON.stringify(result.stages) === JSON.stringify(["pending", "text", "first", "complete"]), `stages ${JSON.stringify(result.stages)}`);
+  // Pending when the first read sees it (stages are quick here: a loaded machine may first read "text").
+  assert(JSON.stringify(result.stages.filter((s) => s !== "pending")) === JSON.stringify(["text", "first", "complete"]) && result.stages.indexOf("pending") <= 0, `stages ${JSON.stringify(result.stages)}`);
   assert(result.state === "succeeded" && result.tracks === 2, JSON.stringify(result));
 });
 

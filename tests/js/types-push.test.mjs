@@ -5,13 +5,20 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GENERATE, PKG, pkg, session, skip, startCompanion, uploadThrough, wav } from "./companion/harness.mjs";
+import { GENERATE, PKG, pkg, session, skip, slowEmulator, startCompanion, uploadThrough, wav } from "./companion/harness.mjs";
 
-let companion;
+// An emulator whose stages are 700 ms apart: the first record read is each task's first state
+// (pending) on any machine, where the suite's (100 ms) may already have moved on.
+let companion, slow;
 before(async () => {
-  if (!skip) companion = await startCompanion();
+  if (skip) return;
+  slow = await slowEmulator(700);
+  companion = await startCompanion({ baseUrl: slow.music, uploadUrl: slow.upload });
 });
-after(async () => companion?.close());
+after(async () => {
+  await companion?.close();
+  await slow?.close();
+});
 
 /** The fields an interface of the package's `.d.ts` declares, the required ones and all. */
 async function declared(name) {

@@ -56,6 +56,8 @@ export async function startCompanion(options = {}) {
       logs.push(line);
       seen.push(line);
     },
+    // A publicUrl elsewhere (callbacks to a closed port): requests still reach this listener.
+    ...(options.publicUrl ? { allowedHosts: [new URL(url).host] } : {}),
     ...options,
   });
   // The companion's own listener, as a Node server runs it (its answers written without a Response);
@@ -93,6 +95,33 @@ export async function startCompanion(options = {}) {
       await handler.close();
     },
   };
+}
+
+/**
+ * An emulator of this test's own whose stages are `stageDelayMs` apart: `{ music, upload, close() }`.
+ * For the tests that must see a task's first state (`pending`): on the suite's emulator, stages
+ * are 100 ms apart, and a loaded machine may read a fresh task only after its first stage.
+ */
+export async function slowEmulator(stageDelayMs = 1000) {
+  const { spawn } = await import("node:child_process");
+  const bin = process.env.TUNESMITH_EMULATOR_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "tunesmith-emulator");
+  const child = spawn(bin, [
+    "--music-addr", "127.0.0.1:0", "--upload-addr", "127.0.0.1:0", "--rate-limit", "0",
+    "--stage-delay-ms", String(stageDelayMs), "--callback-timeout-ms", "2000", "--callback-retry-delay-ms", "100",
+    "--api-key", KEY,
+  ], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  const ready = await new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`the emulator exited (${code}) before it was ready: ${out}`)));
+    child.stdout.on("data", (c) => {
+      out += c;
+      const line = /^ready music=(\S+) upload=(\S+)/m.exec(out);
+      if (line) resolve({ music: line[1].replace(/\/$/, ""), upload: line[2].replace(/\/$/, "") });
+    });
+  });
+  child.removeAllListeners("exit");
+  return { ...ready, close: () => { child.kill(); return once(child, "exit"); } };
 }
 
 /** A request to the companion as a page would send it; resolves with `{ status, headers, body }`. */
