@@ -19,8 +19,27 @@ function base64(/** @type {Uint8Array} */ bytes, url = false) {
 /** @param {string} s */
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Callback URLs' tokens, wherever a URL or a path names one. */
-const CALLBACK_TOKEN = /\/callbacks\/[^\s/?#"'<>\\]+/g;
+/**
+ * One character as a text may spell it: itself, percent-encoded (any case, encoded again any number
+ * of times: `%2F`, `%2f`, `%252F`) or as a JSON or JavaScript escape (`\u002F`, escaped again: `\\u002F`).
+ * @param {string} hex the character's code, two hex digits (a pattern of them)
+ * @param {string} [plain] the character itself, as a pattern
+ */
+const spelled = (hex, plain) => `(?:${plain ? `${plain}|` : ""}%(?:25)*${hex}|\\\\+u00${hex})`;
+
+/** Codes of the characters a token is made of: `-`, digits, letters, `_`. */
+const TOKEN_CODES = "(?:2d|3[0-9]|[46][1-9a-f]|[57][0-9a]|5f)";
+
+/**
+ * Callback URLs' tokens, wherever a URL, a path or a text names one, in any spelling: slashes plain,
+ * escaped (`\/`, as JSON may write them, `\\/` in JSON inside JSON), percent-encoded in any case or
+ * twice, as HTML writes them (`&#x2F;`), mixed. The first group is the path up to the token, which is kept as it is spelled.
+ */
+const CALLBACK_TOKEN = new RegExp(
+  `(${[..."callbacks"].map((c) => spelled(c.charCodeAt(0).toString(16), c)).join("")}${spelled("2f", "\\\\*/|&#(?:x0*2f|0*47);")})` +
+    `(?:[A-Za-z0-9_-]|${spelled(TOKEN_CODES)})+`,
+  "gi",
+);
 
 /**
  * The function that cuts the key's spellings and callback tokens out of a text.
@@ -46,5 +65,5 @@ export function scrubber(key) {
     String(text)
       .replace(spelled, "[redacted]")
       .replace(based, "[redacted]")
-      .replace(CALLBACK_TOKEN, "/callbacks/[redacted]");
+      .replace(CALLBACK_TOKEN, "$1[redacted]");
 }
