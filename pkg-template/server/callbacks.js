@@ -2,13 +2,16 @@
 // only this companion and the service know (the service signs nothing): 128 random bits and a MAC
 // of them and the user's id under a key derived from the API key, so that the token proves whose
 // it is even to an instance that has forgotten it. A token is bound to the one task its create
-// answered with, and dies with that task (its final callback) or with a refused create.
+// answered with, and dies with that task (its final callback) or with a refused create. What a
+// callback says is its URL's holder's word, not the service's: the ids of tracks, personas and voices
+// it names become its user's only once the service's record of the task names them too.
 import { readCapped, json, refuse } from "./answers.js";
 import { MAX_CALLBACK_BYTES } from "./options.js";
 import { taskEnded } from "./limits.js";
 import { publish } from "./events.js";
 import { parseCallback } from "./wasm.js";
-import { recordReferences } from "./references.js";
+import { namedIds, recordReferences } from "./references.js";
+import { ROUTES } from "./routes.js";
 
 /** @typedef {import("./options.js").Context} Context */
 /** @typedef {{ user: string, task: string | null, ended?: boolean }} Binding */
@@ -134,7 +137,10 @@ export async function receiveCallback(ctx, token, request) {
   }
   const { raw, ...shaped } = event;
   try {
-    await recordReferences(ctx, user, new TextDecoder().decode(bytes));
+    if (!(await confirmReferences(ctx, user, event.family, bound.task, new TextDecoder().decode(bytes)))) {
+      await ctx.store.delete(key);
+      return refuse(503, "service_unreachable", "the companion could not read this task's record; deliver it again", {}, { "retry-after": "1" });
+    }
     await publish(ctx, user, shaped);
   } catch (e) {
     // Not received after all: the service's next delivery must count as new.
@@ -146,4 +152,46 @@ export async function receiveCallback(ctx, token, request) {
     await taskEnded(ctx, user, token);
   }
   return json(200, { code: 200, msg: "received" });
+}
+
+/** The record query of each task family: its path and the name of its task id parameter. */
+const RECORDS = new Map(
+  ROUTES.filter((r) => r.host === "music" && r.method === "GET" && r.family && r.taskIds.length === 1).map((r) => [r.family, r]),
+);
+
+/**
+ * Writes down as `user`'s the ids a callback of `task` names, once the service's record of that task
+ * names them too: the record is read (with the key) only when the callback names an id. Ids the
+ * record does not name are left out, and logged (count only). False when the record could not be read.
+ * @param {Context} ctx @param {string} user @param {string} family @param {string} task @param {string} text
+ */
+async function confirmReferences(ctx, user, family, task, text) {
+  const named = namedIds(text);
+  if (named.length === 0) return true;
+  const route = RECORDS.get(family);
+  if (!route) {
+    ctx.log(`companion: a ${family} callback of task ${task} names ids, and no record query confirms them; none recorded`);
+    return true;
+  }
+  const query = new URLSearchParams({ [route.taskIds[0]]: task });
+  let record;
+  try {
+    const answer = await ctx.upstream.send(`${ctx.baseUrl}${route.path.replace("{svc}", ctx.serviceSegment)}?${query}`, {
+      method: "GET",
+      headers: { authorization: `Bearer ${ctx.apiKey}`, accept: "application/json" },
+    });
+    record = await answer.text();
+    if (answer.status !== 200) throw new Error(`the record query answered ${answer.status}`);
+  } catch (e) {
+    const error = /** @type {{ cause?: { code?: string }, message?: string }} */ (e);
+    ctx.log(`companion: the record of task ${task} could not be read to confirm its callback: ${error?.cause?.code ?? error?.message ?? e}`);
+    return false;
+  }
+  const confirmed = new Set(namedIds(record));
+  const unconfirmed = named.filter((id) => !confirmed.has(id)).length;
+  if (unconfirmed > 0) {
+    ctx.log(`companion: a callback of task ${task} named ${unconfirmed} id(s) its record does not; not recorded`);
+  }
+  await recordReferences(ctx, user, record);
+  return true;
 }

@@ -1,6 +1,8 @@
 // What a request may name besides task ids: tracks (and the stems of a separation), personas and
-// custom voices. Each id a user's own records, answers and callbacks show is written down as theirs;
-// a request naming one that is not theirs, or one never seen, is refused like another user's task.
+// custom voices. Each id a user's own records and answers show is written down as theirs (a
+// callback's, once the service's record of its task names them too: anyone holding a callback URL
+// can write one); a request naming one that is not theirs, or one never seen, is refused like
+// another user's task.
 import { refuse } from "./answers.js";
 
 /** @typedef {import("./options.js").Context} Context */
@@ -16,6 +18,9 @@ const REWRITE_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
 /** Records remembered whole (a few KB each) to notice one read again unchanged. */
 const MAX_RECORDS = 1000;
+
+/** The ids `text` (a record, an answer or a callback) names as a track, stem, persona or voice. @param {string} text */
+export const namedIds = (text) => [...new Set(Array.from(text.matchAll(NAMED_ID), (m) => m[1]))];
 
 /**
  * Writes down as `user`'s every id `text` (a record, an answer or a callback of theirs) names. The

@@ -2,6 +2,8 @@ export type Context = import("./options.js").Context;
 /** @typedef {import("./options.js").Context} Context */
 /** Request fields that name a track or stem (`audioId`) or a persona or voice (`personaId`). */
 export declare const REFERENCE_FIELDS: readonly string[];
+/** The ids `text` (a record, an answer or a callback) names as a track, stem, persona or voice. @param {string} text */
+export declare const namedIds: (text: string) => string[];
 /**
  * Writes down as `user`'s every id `text` (a record, an answer or a callback of theirs) names. The
  * first owner stays the owner: a record that repeats an id of another user's claims nothing. A
