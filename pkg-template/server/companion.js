@@ -32,6 +32,14 @@ export function createCompanion(options) {
 
   /** @param {Request} request @returns {Promise<import("./answers.js").Reply>} */
   async function handle(request) {
+    // A page on another name that resolves here (DNS rebinding) or a proxy misdirecting requests
+    // names another host: refused before anything else. A request read off a socket (in Node, by
+    // `toNodeListener`) carries the client's Host as sent, a missing one too; a Web Request made
+    // without one (in process, as the MCP route's tool calls are) is judged by its URL.
+    const host = request.headers.get("host") ?? (request instanceof Request ? new URL(request.url).host : null);
+    if (!ctx.hostAllowed(host)) {
+      return refuse(421, "host_refused", "this companion answers for its own host only (publicUrl's, or one of allowedHosts)");
+    }
     // Only the path and query of the request's URL are read: its origin may come from a Host
     // header, which anyone can write. The companion's origin is publicUrl's.
     const url = new URL(request.url);

@@ -1,5 +1,6 @@
 // CORS for the companion's own origin (publicUrl's) and the origins the developer listed, and no
-// others (`createCompanion` refuses any other origin before this is reached).
+// others (`createCompanion` refuses any other origin before this is reached); and the hosts a
+// request may name in its Host header: publicUrl's and those the developer listed.
 
 /** Headers a page's script may read: the client's retry advice and request ids (upload errors name them). */
 const EXPOSED = "retry-after, retry-after-ms, x-request-id";
@@ -38,4 +39,36 @@ export function cors(reply, origin) {
   allowOrigin(reply.headers, origin);
   reply.headers["access-control-expose-headers"] = EXPOSED;
   return reply;
+}
+
+/** A Host header as a client may send it: a name or an address (IPv6 in brackets), then a port. */
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*)(?::\d{1,5})?$/;
+/** The names of this machine's loopback interface: one host under any of them. */
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The test of a request's Host header: publicUrl's host, or one `allowedHosts` lists, compared as
+ * the header spells them (lower case, the scheme's default port left out or not). A publicUrl on
+ * the loopback interface (`localhost`, `127.0.0.1`, `[::1]`) takes all three names on its port.
+ * An entry that is not a host (a URL, a path, userinfo) fails here, naming the option.
+ * @param {string} publicUrl @param {unknown} allowedHosts
+ * @returns {(host: string | null) => boolean}
+ */
+export function hostTest(publicUrl, allowedHosts = []) {
+  const url = new URL(publicUrl);
+  const fallback = url.protocol === "https:" ? ":443" : ":80";
+  /** @param {string} host */
+  const normal = (host) => {
+    const h = host.toLowerCase();
+    return h.endsWith(fallback) ? h.slice(0, -fallback.length) : h;
+  };
+  if (!Array.isArray(allowedHosts) || allowedHosts.some((h) => typeof h !== "string" || !HOST.test(h.toLowerCase()))) {
+    const bad = Array.isArray(allowedHosts) ? allowedHosts.filter((h) => typeof h !== "string" || !HOST.test(h.toLowerCase())) : [allowedHosts];
+    throw new TypeError(
+      `createCompanion: \`allowedHosts\` must list hosts as a Host header names them, a name or an address and an optional port (\`localhost:3000\`, \`app.internal\`), without scheme or path; not: ${bad.map((h) => JSON.stringify(h)).join(", ")}`,
+    );
+  }
+  const hosts = new Set([url.host, ...allowedHosts].map(normal));
+  if (LOOPBACK.includes(url.hostname)) for (const name of LOOPBACK) hosts.add(normal(name + (url.port ? `:${url.port}` : "")));
+  return (host) => host !== null && HOST.test(host.toLowerCase()) && hosts.has(normal(host));
 }

@@ -54,7 +54,7 @@ export async function eventStream(ctx, user, url, request) {
   if (rate) return rate;
   const task = url.searchParams.get("task");
   if (task !== null && (await ctx.store.get(`owner:${task}`)) !== user) {
-    return refuse(404, "not_found", "no task of yours has this id", { field: "task" });
+    return refuse(404, "not_found", "no task of yours has this id: it is unknown here, or another user's", { field: "task" });
   }
   const slot = streamOpened(ctx, user);
   if ("refusal" in slot) return slot.refusal;

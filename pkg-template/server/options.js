@@ -3,6 +3,7 @@
 import { ROUTES } from "./routes.js";
 import { memoryStore } from "./store-memory.js";
 import { scrubber } from "./secrets.js";
+import { hostTest } from "./cors.js";
 import { upstream } from "./upstream.js";
 
 /** @typedef {import("./store.js").CompanionStore} CompanionStore */
@@ -88,7 +89,7 @@ export const MAX_CALLBACK_BYTES = 1024 * 1024;
  * @property {string} publicUrl Where the service (and pages) reach this companion, e.g.
  *   `https://app.example.com/tunesmith`. Its path is where the handler serves; callbacks go to
  *   `{publicUrl}/callbacks/<token>`; its origin is the companion's own, for CORS. The request's
- *   `Host` header is never used.
+ *   `Host` header builds nothing, and must name this host (or one of `allowedHosts`).
  * @property {(request: Request) => string | null | undefined | CompanionRefusal | Promise<string | null | undefined | CompanionRefusal>} authorize
  *   Your own session check: the user id of the request's caller, or `null` (401), or a refusal.
  *   Users never see each other's tasks, records, tracks, personas, voices or events.
@@ -98,6 +99,9 @@ export const MAX_CALLBACK_BYTES = 1024 * 1024;
  * @property {CompanionStore} [store] Default `memoryStore()`: one process, nothing kept across a
  *   restart. `fileStore({ path })` survives restarts; several instances share a `redisStore`.
  * @property {string[]} [origins] Origins besides `publicUrl`'s allowed to call the companion (CORS).
+ *   Default none.
+ * @property {string[]} [allowedHosts] Host headers besides `publicUrl`'s the companion answers, as
+ *   a proxy in front of it may send them (`localhost:3000`); any other Host is refused with a 421.
  *   Default none.
  * @property {string[]} [forwardHeaders] Request headers passed on to the service (lower case).
  *   Default none.
@@ -193,6 +197,8 @@ export function readOptions(o) {
     limits,
     store: o.store ?? memoryStore(),
     origins: new Set(origins.map((x) => x.replace(/\/+$/, ""))),
+    /** Whether a request's Host header is publicUrl's host or one of `allowedHosts`. */
+    hostAllowed: hostTest(publicUrl, o.allowedHosts),
     forwardHeaders: (o.forwardHeaders ?? []).map((h) => String(h).toLowerCase()),
     scrub,
     /** Logs `line` with every secret cut out; a failing logger never fails a request. */

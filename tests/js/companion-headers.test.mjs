@@ -1,6 +1,6 @@
 // Headers, as a hostile client or a misbehaving service would send them: the Host header decides
-// nothing, a request target that does not parse is a 400, and only known-good headers (and no
-// spelling of the key) reach the page.
+// nothing (and another host is refused: companion-trust.test.mjs), a request target that does not
+// parse is a 400, and only known-good headers (and no spelling of the key) reach the page.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ALL_OPERATIONS, GENERATE, KEY, call, pkg, raw, session, skip, startCompanion } from "./companion/harness.mjs";
@@ -16,9 +16,16 @@ after(async () => companion?.close());
 const hostPort = () => new URL(companion.url).host;
 
 test("a crafted Host header cannot turn a request into another route", { skip }, async () => {
+  const crafted = await raw(
+    companion.url,
+    `GET /ts/events HTTP/1.1\r\nHost: ${hostPort()}/ts/music/api/v1/generate/credit?\r\nX-Session: alice-session\r\nConnection: close\r\n\r\n`,
+  );
+  assert.equal(crafted.status, 421, crafted.head);
+  assert.equal(JSON.parse(crafted.body).error, "host_refused");
+  // With its own Host, the path decides.
   const r = await raw(
     companion.url,
-    `GET /ts/events HTTP/1.1\r\nHost: ${hostPort()}/ts/music/api/v1/generate/credit?\r\nX-Session: alice-session\r\n\r\n`,
+    `GET /ts/events HTTP/1.1\r\nHost: ${hostPort()}\r\nX-Session: alice-session\r\n\r\n`,
     { until: (all) => all.includes("\r\n\r\n") },
   );
   assert.equal(r.status, 200, r.head);
@@ -26,7 +33,7 @@ test("a crafted Host header cannot turn a request into another route", { skip },
 });
 
 test("CORS compares Origin with publicUrl's origin and `origins`, never with the Host header", { skip }, async () => {
-  for (const host of ["evil.example", "evil.example:80"]) {
+  for (const host of [hostPort(), hostPort().replace("127.0.0.1", "localhost")]) {
     const r = await raw(
       companion.url,
       `GET /ts/music/api/v1/generate/credit HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://evil.example\r\nX-Session: alice-session\r\nConnection: close\r\n\r\n`,

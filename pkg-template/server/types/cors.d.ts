@@ -10,3 +10,12 @@ export declare function preflight(origin: string | null, request: Request): Repl
  * @param {Reply} reply @param {string | null} origin
  */
 export declare function cors(reply: Reply, origin: string | null): import("./answers.js").Reply;
+/**
+ * The test of a request's Host header: publicUrl's host, or one `allowedHosts` lists, compared as
+ * the header spells them (lower case, the scheme's default port left out or not). A publicUrl on
+ * the loopback interface (`localhost`, `127.0.0.1`, `[::1]`) takes all three names on its port.
+ * An entry that is not a host (a URL, a path, userinfo) fails here, naming the option.
+ * @param {string} publicUrl @param {unknown} allowedHosts
+ * @returns {(host: string | null) => boolean}
+ */
+export declare function hostTest(publicUrl: string, allowedHosts?: unknown): (host: string | null) => boolean;

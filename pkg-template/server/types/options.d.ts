@@ -98,7 +98,7 @@ export type CompanionOptions = {
      * Where the service (and pages) reach this companion, e.g.
      * `https://app.example.com/tunesmith`. Its path is where the handler serves; callbacks go to
      * `{publicUrl}/callbacks/<token>`; its origin is the companion's own, for CORS. The request's
-     * `Host` header is never used.
+     * `Host` header builds nothing, and must name this host (or one of `allowedHosts`).
      */
     publicUrl: string;
     /**
@@ -122,6 +122,12 @@ export type CompanionOptions = {
      * Default none.
      */
     origins?: string[];
+    /**
+     * Host headers besides `publicUrl`'s the companion answers, as
+     * a proxy in front of it may send them (`localhost:3000`); any other Host is refused with a 421.
+     * Default none.
+     */
+    allowedHosts?: string[];
     /**
      * Request headers passed on to the service (lower case).
      * Default none.
@@ -194,7 +200,7 @@ export type CompanionOptions = {
  * @property {string} publicUrl Where the service (and pages) reach this companion, e.g.
  *   `https://app.example.com/tunesmith`. Its path is where the handler serves; callbacks go to
  *   `{publicUrl}/callbacks/<token>`; its origin is the companion's own, for CORS. The request's
- *   `Host` header is never used.
+ *   `Host` header builds nothing, and must name this host (or one of `allowedHosts`).
  * @property {(request: Request) => string | null | undefined | CompanionRefusal | Promise<string | null | undefined | CompanionRefusal>} authorize
  *   Your own session check: the user id of the request's caller, or `null` (401), or a refusal.
  *   Users never see each other's tasks, records, tracks, personas, voices or events.
@@ -204,6 +210,9 @@ export type CompanionOptions = {
  * @property {CompanionStore} [store] Default `memoryStore()`: one process, nothing kept across a
  *   restart. `fileStore({ path })` survives restarts; several instances share a `redisStore`.
  * @property {string[]} [origins] Origins besides `publicUrl`'s allowed to call the companion (CORS).
+ *   Default none.
+ * @property {string[]} [allowedHosts] Host headers besides `publicUrl`'s the companion answers, as
+ *   a proxy in front of it may send them (`localhost:3000`); any other Host is refused with a 421.
  *   Default none.
  * @property {string[]} [forwardHeaders] Request headers passed on to the service (lower case).
  *   Default none.
@@ -238,6 +247,8 @@ export declare function readOptions(o: CompanionOptions): {
     limits: Record<"bodyBytesInFlight" | "eventStreams" | "requestsInFlight" | "requestsPerWindow" | "tasksInFlight" | "totalRequestsInFlight" | "uploadBytes" | "windowMs", number>;
     store: import("./store.js").CompanionStore;
     origins: Set<string>;
+    /** Whether a request's Host header is publicUrl's host or one of `allowedHosts`. */
+    hostAllowed: (host: string | null) => boolean;
     forwardHeaders: string[];
     scrub: (text: unknown) => string;
     /** Logs `line` with every secret cut out; a failing logger never fails a request. */

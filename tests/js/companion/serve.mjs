@@ -36,6 +36,8 @@ const handler = server.createCompanion({
   allow: ALL_OPERATIONS,
   limits: JSON.parse(process.env.COMPANION_LIMITS ?? "{}"),
   origins: JSON.parse(process.env.COMPANION_ORIGINS ?? "[]"),
+  // A publicUrl elsewhere (callbacks to a closed port): requests still reach this listener.
+  allowedHosts: [new URL(base).host],
   log: (line) => console.error(line),
   ...JSON.parse(process.env.COMPANION_OPTIONS ?? "{}"),
 });
