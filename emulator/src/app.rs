@@ -10,11 +10,12 @@ use rand::Rng;
 use tokio::sync::watch;
 use tunesmith_protocol::Op;
 
-use crate::clock::Clock;
+use crate::clock::{Activity, Clock};
 use crate::config::Config;
 use crate::core::create::Context;
 use crate::core::credits::Credits;
 use crate::core::faults::Faults;
+use crate::core::host::Host;
 use crate::core::inbox::Inbox;
 use crate::core::log::RequestLog;
 use crate::core::personas::Personas;
@@ -42,10 +43,10 @@ pub struct App {
     pub faults: Faults,
     pub log: RequestLog,
     pub inbox: Inbox,
-    /// Callback deliveries (timeout set per request).
-    pub callbacks: reqwest::Client,
-    /// Remote downloads of uploads and source audio (30 s timeout, no redirects, no proxy).
-    pub downloads: reqwest::Client,
+    /// Storage, timers and tasks, outbound HTTP: what the machine supplies (`host.rs`).
+    pub host: Host,
+    /// Callback deliveries running and sleeping, for the manual clock's `advance`.
+    pub activity: Activity,
     /// Downloads running at once; more wait for a slot.
     pub download_slots: tokio::sync::Semaphore,
     /// The addresses of both hosts, which URL downloads may reach only for files.
@@ -58,7 +59,8 @@ pub struct App {
     pub rng: Mutex<StdRng>,
     pub request_seq: AtomicU64,
     pub request_prefix: u32,
-    pub temp_dir: Option<tempfile::TempDir>,
+    /// Kept alive with the emulator: the data directory made when none was given.
+    pub temp_dir: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 pub type AppState = Arc<App>;

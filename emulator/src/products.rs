@@ -25,10 +25,6 @@ pub fn path(app: &AppState, task: &Task, product: Product, name: &str) -> PathBu
     }
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    tokio::task::spawn_blocking(f).await.ok()
-}
-
 /// Makes and stores a product that is not on disk yet; `None` when it cannot be made.
 pub async fn make(app: &AppState, task: &Task, product: Product, path: &Path) -> Option<()> {
     match product {
@@ -43,7 +39,7 @@ pub async fn make(app: &AppState, task: &Task, product: Product, path: &Path) ->
 /// The audio of a music track: cached, else made (see [`fresh_track`]) and cached.
 pub async fn track_bytes(app: &AppState, task: &Task, index: usize) -> Option<Vec<u8>> {
     let path = path(app, task, Product::Track { index }, "");
-    if let Ok(bytes) = tokio::fs::read(&path).await {
+    if let Ok(Some(bytes)) = app.dirs.storage.read(&path) {
         return Some(bytes);
     }
     let bytes = fresh_track(app, task, index).await?;
@@ -59,7 +55,10 @@ async fn fresh_track(app: &AppState, task: &Task, index: usize) -> Option<Vec<u8
     match task.op() {
         Some(Op::GenerateSounds) => {
             let (tempo, key, looped) = music::sound_request(&task.param);
-            blocking(move || media::sound_wav(spec.seed, tempo, &key, looped, spec.seconds as f32))
+            app.host
+                .blocking(move || {
+                    media::sound_wav(spec.seed, tempo, &key, looped, spec.seconds as f32)
+                })
                 .await
         }
         Some(Op::Mashup) => {
@@ -68,19 +67,25 @@ async fn fresh_track(app: &AppState, task: &Task, index: usize) -> Option<Vec<u8
                 Some(mix)
             } else {
                 // The second take: the same mix over a new accompaniment.
-                blocking(move || media::synth_track(spec.seed, 0.0, Some(&mix))).await
+                app.host
+                    .blocking(move || media::synth_track(spec.seed, 0.0, Some(&mix)))
+                    .await
             }
         }
         Some(Op::ReplaceSection) => {
             let (start, end) = replace_window_of(&task.param);
             let source = replace_source(app, task).await?;
-            blocking(move || media::replace_window(&source, start, end, spec.seed))
+            app.host
+                .blocking(move || media::replace_window(&source, start, end, spec.seed))
                 .await
                 .filter(|b| !b.is_empty())
         }
         _ => {
             let source = track_source(app, task).await;
-            blocking(move || media::synth_track(spec.seed, spec.seconds as f32, source.as_deref()))
+            app.host
+                .blocking(move || {
+                    media::synth_track(spec.seed, spec.seconds as f32, source.as_deref())
+                })
                 .await
         }
     }
@@ -104,12 +109,13 @@ async fn mashup_mix(app: &AppState, task: &Task) -> Option<Vec<u8>> {
             fetched.push(bytes);
         }
     }
-    blocking(move || {
-        let refs: Vec<&[u8]> = fetched.iter().map(Vec::as_slice).collect();
-        media::mix(&refs)
-    })
-    .await
-    .filter(|b| !b.is_empty())
+    app.host
+        .blocking(move || {
+            let refs: Vec<&[u8]> = fetched.iter().map(Vec::as_slice).collect();
+            media::mix(&refs)
+        })
+        .await
+        .filter(|b| !b.is_empty())
 }
 
 /// The window `infillStartS..infillEndS` of a replace-section request, in seconds.
@@ -178,7 +184,10 @@ pub async fn mix_source(app: &AppState, task: &mut Task, url: &str) {
     let source = Arc::new(source);
     for spec in &mut task.tracks {
         let (seed, seconds, src) = (spec.seed, spec.seconds as f32, source.clone());
-        let Some(bytes) = blocking(move || media::synth_track(seed, seconds, Some(&src))).await
+        let Some(bytes) = app
+            .host
+            .blocking(move || media::synth_track(seed, seconds, Some(&src)))
+            .await
         else {
             continue;
         };
@@ -210,15 +219,17 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
         Product::Track { .. } => None,
         Product::Image { index } => {
             let seed = task.tracks.get(index)?.seed;
-            blocking(move || media::cover_png(seed, 0)).await
+            app.host.blocking(move || media::cover_png(seed, 0)).await
         }
         Product::Cover { style } => {
             let seed = task.seed;
-            blocking(move || media::cover_png(seed, style)).await
+            app.host
+                .blocking(move || media::cover_png(seed, style))
+                .await
         }
         Product::Wav => {
             let track = parent_track(app, task).await?;
-            blocking(move || media::to_wav_44k(&track)).await
+            app.host.blocking(move || media::to_wav_44k(&track)).await
         }
         Product::Stem { index } => {
             let parent = app.tasks.get(task.parent_task.as_deref()?)?;
@@ -226,17 +237,19 @@ async fn produce(app: &AppState, task: &Task, product: Product) -> Option<Vec<u8
             let source = track_source(app, &parent).await;
             let name = vocal_separation::stem_names(task).get(index)?;
             let parts = vocal_separation::stem_parts(name);
-            blocking(move || {
-                media::part_track(spec.seed, spec.seconds as f32, source.as_deref(), parts)
-            })
-            .await
+            app.host
+                .blocking(move || {
+                    media::part_track(spec.seed, spec.seconds as f32, source.as_deref(), parts)
+                })
+                .await
         }
         Product::Video => {
             // The track's own cover (its `imageUrl`) over the track's audio.
             let parent = app.tasks.get(task.parent_task.as_deref()?)?;
             let cover_seed = parent.tracks.get(task.music_index as usize)?.seed;
             let track = parent_track(app, task).await?;
-            blocking(move || media::music_video(&track, cover_seed))
+            app.host
+                .blocking(move || media::music_video(&track, cover_seed))
                 .await
                 .filter(|b| !b.is_empty())
         }

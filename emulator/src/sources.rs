@@ -3,10 +3,10 @@
 //! file, at most [`MAX_DOWNLOADS`] at a time.
 
 use percent_encoding::percent_decode_str;
-use reqwest::Url;
-use tokio::io::AsyncWriteExt;
+use url::Url;
 
 use crate::app::AppState;
+use crate::core::host::Staged;
 use crate::core::uploads::file_id;
 use crate::core::url_rules::{check_form, check_target};
 
@@ -29,7 +29,7 @@ pub fn percent_decode(s: &str) -> Option<String> {
 
 /// A downloaded file, complete, in a temporary file of the data directory.
 pub struct Downloaded {
-    pub file: tempfile::NamedTempFile,
+    pub file: Box<dyn Staged>,
     pub size: u64,
     /// Its first bytes.
     pub head: Vec<u8>,
@@ -46,10 +46,11 @@ pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded,
     let parsed = check_form(url).map_err(|r| r.to_string())?;
     let host = parsed.host_str().unwrap_or("");
     let port = parsed.port_or_known_default().unwrap_or(80);
-    let addr = tokio::net::lookup_host((host.trim_matches(['[', ']']), port))
+    let addr = app
+        .host
+        .outbound
+        .resolve(host.trim_matches(['[', ']']).to_owned(), port)
         .await
-        .ok()
-        .and_then(|mut addrs| addrs.next())
         .ok_or_else(|| failed(format!("`{host}` does not resolve")))?;
     check_target(&parsed, addr, app.own, app.config.allow_private_url_uploads)
         .map_err(|r| r.to_string())?;
@@ -62,29 +63,23 @@ pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded,
 
     let _slot = app.download_slots.acquire().await.map_err(failed)?;
     let mut res = app
-        .downloads
-        .get(pinned.as_str())
-        .header(reqwest::header::HOST, authority)
-        .send()
+        .host
+        .outbound
+        .get(pinned.as_str().to_owned(), authority)
         .await
         .map_err(failed)?;
-    let status = res.status();
-    if status.is_redirection() {
+    let status = res.status;
+    if (300..400).contains(&status) {
         return Err(format!(
-            "could not download `fileUrl`: the server answered a redirect (HTTP {}), which is not followed (rule: url_redirect)",
-            status.as_u16()
+            "could not download `fileUrl`: the server answered a redirect (HTTP {status}), which is not followed (rule: url_redirect)"
         ));
     }
-    if !status.is_success() {
-        return Err(failed(format!(
-            "the server answered HTTP {}",
-            status.as_u16()
-        )));
+    if !(200..300).contains(&status) {
+        return Err(failed(format!("the server answered HTTP {status}")));
     }
-    let file = app.dirs.temp_file().map_err(failed)?;
-    let mut out = tokio::fs::File::from_std(file.reopen().map_err(failed)?);
+    let mut out = app.dirs.temp_file().map_err(failed)?;
     let (mut size, mut head) = (0u64, Vec::new());
-    while let Some(chunk) = res.chunk().await.map_err(failed)? {
+    while let Some(chunk) = res.body.next().await.map_err(failed)? {
         size += chunk.len() as u64;
         if size > cap {
             return Err(format!("the remote file is larger than {cap} bytes"));
@@ -92,10 +87,13 @@ pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded,
         if head.len() < HEAD_BYTES {
             head.extend_from_slice(&chunk[..chunk.len().min(HEAD_BYTES - head.len())]);
         }
-        out.write_all(&chunk).await.map_err(failed)?;
+        out.write(&chunk).map_err(failed)?;
     }
-    out.flush().await.map_err(failed)?;
-    Ok(Downloaded { file, size, head })
+    Ok(Downloaded {
+        file: out,
+        size,
+        head,
+    })
 }
 
 /// The bytes behind a URL: read from storage when it names a file of this upload host,
@@ -111,10 +109,10 @@ pub async fn fetch(app: &AppState, url: &str) -> Option<Vec<u8>> {
             path.strip_prefix("/download/")?.to_owned()
         };
         let (_, file) = app.uploads.live(&id, app.now_ms())?;
-        return tokio::fs::read(file).await.ok();
+        return app.dirs.storage.read(&file).ok().flatten();
     }
     let downloaded = download(app, url, MAX_SOURCE_BYTES).await.ok()?;
-    tokio::fs::read(downloaded.file.path()).await.ok()
+    downloaded.file.read_all().ok()
 }
 
 /// The decoded last path segment of a URL (a file name, if it names one).

@@ -206,6 +206,11 @@ async function main(argv) {
     const { runMcp } = await import("../mcp/cli.js");
     return runMcp(rest);
   }
+  if (command === "emulator") {
+    // The emulator's wasm build on two ports, with the native binary's flags: cli/emulator.js.
+    const { runEmulator } = await import("./emulator.js");
+    return runEmulator(rest);
+  }
   if (command === "schema") {
     const op = rest[0] && findOperation(rest[0]);
     if (!op) throw new UsageError(`schema takes an operation: ${OPERATIONS.map((o) => kebab(o.name)).join(", ")}`);

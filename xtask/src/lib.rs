@@ -5,6 +5,7 @@
 pub mod codegen;
 pub mod demo;
 pub mod emulator;
+pub mod emulator_wasm;
 pub mod flags;
 pub mod glue;
 pub mod imports;

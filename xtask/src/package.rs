@@ -258,6 +258,7 @@ pub fn build(profile: Profile) -> Result<Package> {
     tidy_declarations(&pkg.dir)?;
     let version = proc::cargo_version("tunesmith")?;
     apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
+    crate::emulator_wasm::build(&pkg.dir)?;
     Ok(pkg)
 }
 

@@ -7,8 +7,6 @@
 //! and after 3 consecutive failures no more callbacks are sent for the task. The task's outcome
 //! never depends on delivery.
 
-use std::time::Duration;
-
 use serde_json::Value;
 
 use crate::app::AppState;
@@ -18,13 +16,17 @@ use crate::families::callback;
 
 /// Delivers the callbacks of task `id` in the background, until done or the emulator stops.
 pub fn spawn(app: AppState, id: String) {
-    tokio::spawn(async move {
+    app.activity.begin();
+    let runtime = app.host.runtime.clone();
+    runtime.spawn(Box::pin(async move {
         let mut stop = app.shutdown.clone();
         tokio::select! {
+            biased;
             () = run(&app, &id) => {}
             _ = stop.wait_for(|s| *s) => {}
         }
-    });
+        app.activity.end();
+    }));
 }
 
 async fn run(app: &AppState, id: &str) {
@@ -37,7 +39,11 @@ async fn run(app: &AppState, id: &str) {
         };
         match delivery.poll(&*task, app.now_ms()) {
             Step::Done => return,
-            Step::WaitUntil(at) => sleep_until(app.clock.as_ref(), at).await,
+            Step::WaitUntil(at) => {
+                app.activity.sleep(at);
+                sleep_until(app.clock.as_ref(), app.host.runtime.as_ref(), at).await;
+                app.activity.wake(at);
+            }
             Step::Post(phase) => {
                 let Some(url) = task.callback_url.as_deref() else {
                     return;
@@ -63,16 +69,11 @@ fn save(app: &AppState, id: &str, delivery: &Delivery) {
 
 /// One attempt: `true` when the receiver answered 200, body included, within the timeout.
 async fn post(app: &AppState, url: &str, body: &Value) -> bool {
-    let sent = app
-        .callbacks
-        .post(url)
-        .json(body)
-        .timeout(Duration::from_millis(app.config.callback_timeout_ms))
-        .send()
-        .await;
-    match sent {
-        // The body must arrive within the timeout too.
-        Ok(res) if res.status().as_u16() == 200 => res.bytes().await.is_ok(),
-        _ => false,
-    }
+    let Ok(bytes) = serde_json::to_vec(body) else {
+        return false;
+    };
+    app.host
+        .outbound
+        .post_json(url.to_owned(), bytes, app.config.callback_timeout_ms)
+        .await
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use super::store::{self, fnv, Dirs};
+use super::store::{fnv, Dirs};
 
 pub struct Credits {
     start: i64,
@@ -21,7 +21,7 @@ fn slot(key: &str) -> String {
 impl Credits {
     pub fn load(dirs: &Dirs, start: i64) -> std::io::Result<Credits> {
         let path = dirs.credits_file();
-        let balances = store::read_json(&path)?.unwrap_or_default();
+        let balances = dirs.read_json(&path)?.unwrap_or_default();
         Ok(Credits {
             start,
             path,

@@ -76,8 +76,9 @@ pub struct Faults {
 }
 
 impl Faults {
-    pub fn new(rate: f64, seed: Option<u64>) -> Self {
-        let rng = seed.map_or_else(StdRng::from_os_rng, |s| StdRng::seed_from_u64(s ^ 0x5eed));
+    /// `seed`: `--seed`, else the host's entropy.
+    pub fn new(rate: f64, seed: u64) -> Self {
+        let rng = StdRng::seed_from_u64(seed ^ 0x5eed);
         Faults {
             rate: rate.clamp(0.0, 1.0),
             armed: Mutex::new(Vec::new()),
@@ -166,7 +167,7 @@ mod tests {
 
     #[test]
     fn armed_faults_match_tag_and_op_and_run_out() {
-        let f = Faults::new(0.0, Some(1));
+        let f = Faults::new(0.0, 1);
         f.arm(spec("t", 500, 2, Some(vec!["getTask".into()])))
             .unwrap();
         assert_eq!(f.take_armed(Some("t"), "generate"), None);
@@ -183,8 +184,8 @@ mod tests {
 
     #[test]
     fn random_faults_follow_the_rate() {
-        assert!(Faults::new(0.0, Some(1)).random(CodeTable::Music).is_none());
-        let always = Faults::new(1.0, Some(1));
+        assert!(Faults::new(0.0, 1).random(CodeTable::Music).is_none());
+        let always = Faults::new(1.0, 1);
         for _ in 0..20 {
             match always.random(CodeTable::Music) {
                 Some(Action::Answer {

@@ -4,7 +4,6 @@
 //! so that what a sender saw acknowledged survives a crash.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -56,7 +55,7 @@ impl Shape {
 }
 
 pub struct Inbox {
-    dir: PathBuf,
+    dirs: Dirs,
     boxes: Mutex<HashMap<String, (Vec<Item>, u64)>>,
 }
 
@@ -64,14 +63,13 @@ impl Inbox {
     /// Reads every inbox file of `dirs` (a line cut short by a crash was never acknowledged: skipped).
     pub fn load(dirs: &Dirs) -> std::io::Result<Inbox> {
         let mut boxes: HashMap<String, (Vec<Item>, u64)> = HashMap::new();
-        for entry in std::fs::read_dir(&dirs.inbox)?.flatten() {
-            let path = entry.path();
+        for path in dirs.storage.list(&dirs.inbox)? {
             if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
                 continue;
             }
-            let file = std::io::BufReader::new(std::fs::File::open(&path)?);
-            for line in file.lines() {
-                let Ok(Line { name, item }) = serde_json::from_str(&line?) else {
+            let bytes = dirs.storage.read(&path)?.unwrap_or_default();
+            for line in bytes.split(|b| *b == b'\n') {
+                let Ok(Line { name, item }) = serde_json::from_slice(line) else {
                     continue;
                 };
                 let (items, failed) = boxes.entry(name).or_default();
@@ -82,13 +80,14 @@ impl Inbox {
             }
         }
         Ok(Inbox {
-            dir: dirs.inbox.clone(),
+            dirs: dirs.clone(),
             boxes: Mutex::new(boxes),
         })
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir
+        self.dirs
+            .inbox
             .join(format!("{:016x}.jsonl", fnv(&[b"inbox", name.as_bytes()])))
     }
 
@@ -121,20 +120,9 @@ impl Inbox {
     }
 
     fn append(&self, line: &Line) -> std::io::Result<()> {
-        let path = self.path(&line.name);
-        let new = !path.exists();
         let mut bytes = serde_json::to_vec(line).map_err(std::io::Error::other)?;
         bytes.push(b'\n');
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)?;
-        file.write_all(&bytes)?;
-        file.sync_data()?;
-        if new {
-            super::store::sync_dir(&self.dir)?;
-        }
-        Ok(())
+        self.dirs.storage.append(&self.path(&line.name), &bytes)
     }
 
     pub fn list(&self, name: &str) -> Vec<Item> {

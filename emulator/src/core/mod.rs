@@ -8,6 +8,7 @@ pub mod credits;
 pub mod delivery;
 pub mod error;
 pub mod faults;
+pub mod host;
 pub mod inbox;
 pub mod log;
 pub mod personas;

@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
-use super::store::{self, Dirs};
+use super::store::Dirs;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Persona {
@@ -46,7 +46,7 @@ pub struct Personas {
 impl Personas {
     pub fn load(dirs: &Dirs) -> std::io::Result<Personas> {
         let path = dirs.root.join("personas.json");
-        let inner = store::read_json(&path)?.unwrap_or_default();
+        let inner = dirs.read_json(&path)?.unwrap_or_default();
         Ok(Personas {
             path,
             dirs: dirs.clone(),

@@ -8,7 +8,7 @@ use tunesmith_protocol::TaskFamily;
 
 use super::delivery::Delivery;
 use super::error::CoreError;
-use super::store::{self, Dirs};
+use super::store::Dirs;
 use super::task::Task;
 
 #[derive(Default)]
@@ -55,7 +55,7 @@ pub struct Tasks {
 impl Tasks {
     pub fn load(dirs: &Dirs) -> std::io::Result<Tasks> {
         let mut inner = Inner::default();
-        for (_, task) in store::read_all::<Task>(&dirs.tasks)? {
+        for (_, task) in dirs.read_all::<Task>(&dirs.tasks)? {
             inner.index(&Arc::new(task));
         }
         Ok(Tasks {

@@ -11,7 +11,7 @@ use tunesmith_protocol::time::iso_from_epoch_ms;
 use tunesmith_protocol::upload::UPLOAD_RETENTION_MS;
 use tunesmith_protocol::wire::UploadRecord;
 
-use super::store::{self, fnv, Dirs};
+use super::store::{fnv, Dirs};
 
 #[derive(Serialize, Deserialize, Clone, Debug)]
 pub struct Stored {
@@ -70,7 +70,7 @@ impl Uploads {
     pub fn load(dirs: &Dirs) -> std::io::Result<Uploads> {
         Ok(Uploads {
             dirs: dirs.clone(),
-            files: Mutex::new(store::read_all(&dirs.upload_meta)?),
+            files: Mutex::new(dirs.read_all(&dirs.upload_meta)?),
         })
     }
 
@@ -89,7 +89,7 @@ impl Uploads {
     /// Moves a complete temporary file into place and records it.
     pub fn commit(
         &self,
-        tmp: tempfile::NamedTempFile,
+        tmp: Box<dyn super::host::Staged>,
         incoming: &Incoming<'_>,
         upload_base: &str,
         now_ms: i64,
@@ -138,8 +138,8 @@ impl Uploads {
 
     fn remove(&self, id: &str, stored: &Stored) {
         self.lock().remove(id);
-        let _ = std::fs::remove_file(self.file_path(stored));
-        let _ = std::fs::remove_file(self.meta_path(id));
+        self.dirs.storage.remove_file(&self.file_path(stored));
+        self.dirs.storage.remove_file(&self.meta_path(id));
     }
 }
 

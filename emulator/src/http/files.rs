@@ -5,9 +5,8 @@
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use tower::ServiceExt;
-use tower_http::services::ServeFile;
 
+use super::send_file::send_file;
 use crate::app::AppState;
 use crate::families::files::resolve;
 use crate::products;
@@ -26,22 +25,26 @@ pub async fn serve(
     };
     let now = app.now_ms();
     if task.expired(now) {
-        let _ = tokio::fs::remove_dir_all(app.dirs.files.join(&task.id)).await;
+        app.dirs
+            .storage
+            .remove_dir_all(&app.dirs.files.join(&task.id));
         return not_found("this file has expired");
     }
     let Some(product) = resolve(&task, &name, now) else {
         return not_found("no such file (or not generated yet)");
     };
     let path = products::path(&app, &task, product, &name);
-    if !path.exists() && products::make(&app, &task, product, &path).await.is_none() {
+    if !app.dirs.storage.exists(&path)
+        && products::make(&app, &task, product, &path).await.is_none()
+    {
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
             "could not generate the file\n",
         )
             .into_response();
     }
-    match ServeFile::new(&path).oneshot(req).await {
-        Ok(res) => res.into_response(),
+    match send_file(&app, &path, req).await {
+        Ok(res) => res,
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
     }
 }

@@ -1,8 +1,6 @@
 //! The checks every API request passes before its handler runs, in this order: authentication,
 //! `X-Emulate-Code`, armed faults, rate limit, random faults. Refused requests change nothing.
 
-use std::time::Duration;
-
 use axum::extract::{Request, State};
 use axum::http::HeaderMap;
 use axum::middleware::Next;
@@ -57,7 +55,7 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
             retry_after_ms,
         }) => return answer(table, code, retry_after_ms),
         // A slow answer is real latency, as the client's timers measure it.
-        Some(Action::Delay(ms)) => tokio::time::sleep(Duration::from_millis(ms)).await,
+        Some(Action::Delay(ms)) => app.host.runtime.sleep(ms).await,
         None => {}
     }
     if let Err(wait_ms) = app.rate.check(&key, app.now_ms()) {

@@ -4,8 +4,6 @@
 //! `delayMs=N` waits before answering (after recording). The wait is real time on purpose: it
 //! stands for a slow receiver, which the callback timeout measures in real time too.
 
-use std::time::Duration;
-
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -50,7 +48,7 @@ pub async fn receive(
         }
     };
     if let Some(ms) = shape.delay_ms {
-        tokio::time::sleep(Duration::from_millis(ms)).await;
+        app.host.runtime.sleep(ms).await;
     }
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     (status, Json(json!({"received": true}))).into_response()

@@ -17,6 +17,8 @@ pub mod openapi;
 pub mod persona;
 pub mod recovery;
 pub mod router;
+pub mod send_file;
+#[cfg(feature = "native")]
 pub mod serve;
 pub mod tasks;
 pub mod uploads;

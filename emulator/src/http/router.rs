@@ -7,7 +7,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::cors::{AllowHeaders, Any, CorsLayer};
-use tower_http::services::ServeDir;
 use tunesmith_protocol::{CodeTable, Host, Op};
 
 use super::envelope::ApiError;
@@ -100,13 +99,15 @@ pub fn music_router(app: AppState) -> Router {
         // The page is served to GET and HEAD only: any other method on a path that is not an
         // operation is the service's own "invalid method or path" (a bare HTTP 405 from the file
         // server would read as the music family's rate limit).
+        #[cfg(feature = "native")]
         Some(dir) => router.fallback_service(
-            axum::routing::get_service(ServeDir::new(dir).not_found_service(
+            axum::routing::get_service(tower_http::services::ServeDir::new(dir).not_found_service(
                 axum::handler::HandlerWithoutStateExt::into_service(music_not_found),
             ))
             .fallback(music_not_found),
         ),
-        None => router.fallback(music_not_found),
+        // The wasm build refuses `--www` when it starts.
+        _ => router.fallback(music_not_found),
     };
     router
         .with_state(app.clone())

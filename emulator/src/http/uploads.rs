@@ -2,8 +2,6 @@
 //! public URLs. Files are written to a temporary file first and moved into place only when
 //! complete and valid, so a refused or interrupted upload leaves nothing behind.
 
-use std::io::Write;
-
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::rejection::BytesRejection;
@@ -12,8 +10,6 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use serde_json::{Map, Value};
-use tower::ServiceExt;
-use tower_http::services::ServeFile;
 use tunesmith_protocol::rules::{check_file_name, Value as RuleValue};
 use tunesmith_protocol::upload::{
     base64_too_large, decoded_len, extension_for_mime, sniff_mime, split_data_url,
@@ -23,7 +19,9 @@ use tunesmith_protocol::{CodeTable, Op};
 
 use super::envelope::{upload_ok, ApiError};
 use super::extract::{valid_json, ValidBody};
+use super::send_file::send_file;
 use crate::app::AppState;
+use crate::core::host::Staged;
 use crate::core::uploads::{file_id, Incoming};
 use crate::families::common::text;
 use crate::sources::{download, last_segment};
@@ -46,7 +44,7 @@ fn random_name(app: &AppState, mime: &str) -> String {
 /// Stores a complete temporary file and answers with its record.
 fn finish(
     app: &AppState,
-    tmp: tempfile::NamedTempFile,
+    tmp: Box<dyn Staged>,
     upload_path: &str,
     file_name: &str,
     original_name: &str,
@@ -84,7 +82,7 @@ fn finish_bytes(
     mime: &str,
 ) -> Result<Response, ApiError> {
     let mut tmp = app.dirs.temp_file().map_err(|e| server(&e))?;
-    tmp.write_all(bytes).map_err(|e| server(&e))?;
+    tmp.write(bytes).map_err(|e| server(&e))?;
     finish(
         app,
         tmp,
@@ -194,7 +192,7 @@ pub async fn stream(
     };
     let mut upload_path: Option<String> = None;
     let mut file_name: Option<String> = None;
-    let mut file: Option<(tempfile::NamedTempFile, String, u64, Vec<u8>)> = None;
+    let mut file: Option<(Box<dyn Staged>, String, u64, Vec<u8>)> = None;
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(f)) => f,
@@ -266,12 +264,10 @@ fn validate_fields(op: Op, fields: &[(&str, RuleValue<'_>)]) -> Result<(), ApiEr
 
 /// Streams one multipart field into the temporary file; returns its size and first bytes.
 async fn write_field(
-    tmp: tempfile::NamedTempFile,
+    mut tmp: Box<dyn Staged>,
     mut field: axum::extract::multipart::Field<'_>,
     too_large: impl Fn() -> ApiError,
-) -> Result<(tempfile::NamedTempFile, u64, Vec<u8>), ApiError> {
-    let std_file = tmp.reopen().map_err(|e| server(&e))?;
-    let mut out = tokio::fs::File::from_std(std_file);
+) -> Result<(Box<dyn Staged>, u64, Vec<u8>), ApiError> {
     let mut size = 0u64;
     let mut head = Vec::new();
     loop {
@@ -281,18 +277,13 @@ async fn write_field(
                     head.extend_from_slice(&chunk[..chunk.len().min(512 - head.len())]);
                 }
                 size += chunk.len() as u64;
-                tokio::io::AsyncWriteExt::write_all(&mut out, &chunk)
-                    .await
-                    .map_err(|e| server(&e))?;
+                tmp.write(&chunk).map_err(|e| server(&e))?;
             }
             Ok(None) => break,
             Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
             Err(e) => return Err(bad(format!("the upload was interrupted: {e}"))),
         }
     }
-    tokio::io::AsyncWriteExt::flush(&mut out)
-        .await
-        .map_err(|e| server(&e))?;
     Ok((tmp, size, head))
 }
 
@@ -302,8 +293,8 @@ async fn serve_stored(app: &AppState, id: &str, req: Request, attachment: bool) 
             .into_response();
     };
     let mime = stored.record.mime_type.clone();
-    let mut res = match ServeFile::new(&path).oneshot(req).await {
-        Ok(res) => res.into_response(),
+    let mut res = match send_file(app, &path, req).await {
+        Ok(res) => res,
         Err(e) => return server(&e).into_response(),
     };
     if let Ok(v) = HeaderValue::from_str(&mime) {

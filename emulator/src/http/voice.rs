@@ -4,13 +4,13 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use reqwest::Url;
 use serde_json::Value;
 use tunesmith_protocol::status::{Failure, VOICE_VALIDATE_FAIL};
 use tunesmith_protocol::upload::sniff_mime;
 use tunesmith_protocol::wire::VoiceAvailability;
 use tunesmith_protocol::TaskFamily;
 use tunesmith_protocol::{CodeTable, Op, RuleKind};
+use url::Url;
 
 use super::envelope::{ok, ApiError};
 use super::extract::{Caller, ValidBody, ValidQuery};

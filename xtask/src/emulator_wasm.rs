@@ -1,0 +1,50 @@
+//! The emulator's wasm build for the package (`pkg/emulator/`): `tunesmith/emulator` and
+//! `npx tunesmith emulator`. The crate `emulator/wasm` built for wasm32 in release (the emulator's
+//! fast profile, not the client's size-first one), then wasm-bindgen's `web` glue, which the
+//! package's `emulator/index.js` instantiates from the file next to it. The package's other
+//! entries never import it, so the page's size budget does not see it.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, Result};
+
+use crate::{proc, toolchain};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Builds the module and its glue into `pkg/emulator/` (next to the template's JavaScript).
+pub fn build(pkg: &Path) -> Result<()> {
+    toolchain::wasm_target()?;
+    let wasm_bindgen = toolchain::wasm_bindgen()?;
+    proc::run(proc::cargo().args([
+        "build",
+        "--release",
+        "-p",
+        "tunesmith-emulator-wasm",
+        "--target",
+        WASM_TARGET,
+    ]))
+    .context("building the emulator for wasm32")?;
+    let module = crate::target_dir()
+        .join(WASM_TARGET)
+        .join("release")
+        .join("tunesmith_emulator_wasm.wasm");
+    let out = pkg.join("emulator");
+    std::fs::create_dir_all(&out)?;
+    proc::run(
+        Command::new(wasm_bindgen)
+            .args(["--target", "web", "--out-name", "tunesmith_emulator", "--out-dir"])
+            .arg(&out)
+            .arg(&module),
+    )
+    .context("wasm-bindgen of the emulator")?;
+    // The package's own declarations (`emulator/index.d.ts`) are the API; wasm-bindgen's
+    // describe the raw module and would only be found by mistake.
+    for generated in ["tunesmith_emulator.d.ts", "tunesmith_emulator_bg.wasm.d.ts"] {
+        let _ = std::fs::remove_file(out.join(generated));
+    }
+    let gz = crate::package::gzip_len(&out.join("tunesmith_emulator_bg.wasm"))?;
+    println!("emulator wasm: {gz} B gzipped (pkg/emulator/, loaded only by `tunesmith/emulator`)");
+    Ok(())
+}
