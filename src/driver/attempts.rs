@@ -3,10 +3,10 @@
 
 use super::config::{ApiKey, CallOptions, Config};
 use super::envelope;
-use super::transport::{self, Failure, Request};
+use super::transport::{Failure, Js, Request, Transport};
 use crate::errors::Error;
 use crate::js::{get, get_string};
-use js_sys::{Function, Promise};
+use js_sys::Promise;
 use tunesmith_protocol::endpoints::{Host, Method};
 use tunesmith_protocol::{retry, ClientErrorKind, Op};
 use wasm_bindgen::prelude::*;
@@ -14,20 +14,16 @@ use wasm_bindgen::{JsCast, JsValue};
 
 #[wasm_bindgen(module = "/src/js/imports.js")]
 extern "C" {
-    /// The `fetch` of a client given none: the Node entry's, else the runtime's (`imports.js`).
-    #[wasm_bindgen(js_name = defaultFetch)]
-    fn default_fetch() -> JsValue;
     /// `text` without the key, in any spelling an echo of the `Authorization` header may take.
     fn scrub(text: &str, key: &JsValue) -> String;
 }
 
-/// The driver of one client, whichever face made it; each call borrows it through an `Rc`.
+/// The driver of one client, whichever face made it, over that face's transport (the JavaScript
+/// face's [`Js`] unless named); each call borrows it through an `Rc`.
 #[derive(Debug)]
-pub struct Driver {
+pub struct Driver<T: Transport = Js> {
     pub config: Config,
-    fetch: Function,
-    /// `config.headers` as the JavaScript object every attempt sends (`transport::Request`).
-    headers: JsValue,
+    transport: T,
     /// A literal key as the JavaScript string every attempt sends, made once; else `undefined`.
     key: KeyText,
 }
@@ -51,25 +47,16 @@ pub enum Body {
     Raw(JsValue),
 }
 
-impl Driver {
-    pub fn new(config: Config) -> Result<Driver, Error> {
-        let fetch = match &config.fetch {
-            Some(f) => f.clone(),
-            None => default_fetch().dyn_into::<Function>().map_err(|_| {
-                Error::configuration(
-                    "No global `fetch` in this runtime: pass `fetch` in the Client options",
-                )
-            })?,
-        };
-        let headers = transport::headers_object(&config.headers);
+impl<T: Transport> Driver<T> {
+    pub fn new(config: Config) -> Result<Driver<T>, Error> {
+        let transport = T::new(&config)?;
         let key = KeyText(match &config.api_key {
             Some(ApiKey::Literal(k)) => JsValue::from_str(k),
             _ => JsValue::UNDEFINED,
         });
         Ok(Driver {
             config,
-            fetch,
-            headers,
+            transport,
             key,
         })
     }
@@ -96,7 +83,7 @@ impl Driver {
             Body::Json(s) => (Some(s.into()), true),
             Body::Raw(v) => (Some(v), false),
         };
-        let extra = transport::headers_object(&opts.headers);
+        let extra = T::headers(&opts.headers);
         let mut attempt = 0u32;
         loop {
             attempt += 1;
@@ -107,18 +94,18 @@ impl Driver {
                 url: &url,
                 key,
                 json,
-                headers: &self.headers,
                 extra: &extra,
                 body: body.as_ref(),
             };
-            let outcome = transport::send(
-                &self.fetch,
-                request,
-                timeout_ms,
-                opts.signal.as_ref(),
-                opts.report.as_ref(),
-            )
-            .await;
+            let outcome = self
+                .transport
+                .send(
+                    request,
+                    timeout_ms,
+                    opts.signal.as_ref(),
+                    opts.report.as_ref(),
+                )
+                .await;
             let mut error = match outcome {
                 Ok(reply) => match envelope::read(op, reply) {
                     Ok(data) => return Ok(data),
@@ -144,10 +131,7 @@ impl Driver {
                 return Err(error);
             }
             let delay = retry::backoff_ms(attempt, error.retry_after_ms, js_sys::Math::random());
-            if transport::sleep(delay as f64, opts.signal.as_ref())
-                .await
-                .is_err()
-            {
+            if T::sleep(delay as f64, opts.signal.as_ref()).await.is_err() {
                 let mut aborted = Error::aborted(endpoint.name);
                 aborted.attempts = attempt;
                 return Err(aborted.after(error));
@@ -183,7 +167,7 @@ impl Driver {
         };
         let value = provider.call0(&JsValue::UNDEFINED).map_err(failed)?;
         let key = if value.is_instance_of::<Promise>() || get(&value, "then").is_function() {
-            crate::tasks::settled(value).await.map_err(failed)?
+            T::settled(value).await.map_err(failed)?
         } else {
             value
         };

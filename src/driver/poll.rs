@@ -5,7 +5,7 @@
 use super::attempts::{Body, Driver};
 use super::config::CallOptions;
 use super::record;
-use super::transport;
+use super::transport::{Js, Transport};
 use crate::errors::Error;
 use std::rc::Rc;
 use tunesmith_protocol::schedule::PollSchedule;
@@ -24,8 +24,8 @@ pub struct Report {
 }
 
 /// One task being polled: the waiter's state plus what the edge needs to query.
-pub struct Poll {
-    driver: Rc<Driver>,
+pub struct Poll<T: Transport = Js> {
+    driver: Rc<Driver<T>>,
     task_id: String,
     waiter: Waiter,
     signal: Option<AbortSignal>,
@@ -41,15 +41,15 @@ pub struct Poll {
     passed: &'static [Stage],
 }
 
-impl Poll {
+impl<T: Transport> Poll<T> {
     pub fn new(
-        driver: Rc<Driver>,
+        driver: Rc<Driver<T>>,
         family: TaskFamily,
         task_id: String,
         timeout_ms: u64,
         schedule: PollSchedule,
         signal: Option<AbortSignal>,
-    ) -> Poll {
+    ) -> Poll<T> {
         Poll {
             driver,
             task_id,
@@ -113,10 +113,7 @@ impl Poll {
                 return Ok(report);
             }
             if let Some(ms) = self.sleep_ms.take() {
-                if transport::sleep(ms as f64, self.signal.as_ref())
-                    .await
-                    .is_err()
-                {
+                if T::sleep(ms as f64, self.signal.as_ref()).await.is_err() {
                     return Err(self.aborted());
                 }
             }

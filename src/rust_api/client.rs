@@ -3,8 +3,8 @@
 //! driver's answer decoded into the operation's record).
 
 use crate::driver::{
-    service_url, ApiKey, Body, CallOptions, Config, Driver, DEFAULT_BASE_URL, DEFAULT_SEGMENT,
-    DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
+    service_url, ApiKey, Body, CallOptions, Config, Driver, Gloo, DEFAULT_BASE_URL,
+    DEFAULT_SEGMENT, DEFAULT_TIMEOUT_MS, DEFAULT_UPLOAD_TIMEOUT_MS, DEFAULT_UPLOAD_URL,
 };
 use crate::errors::Error;
 use serde::de::DeserializeOwned;
@@ -77,7 +77,8 @@ impl fmt::Debug for ClientConfig {
 #[derive(Clone, Debug)]
 pub struct Client {
     config: Rc<ClientConfig>,
-    pub(super) driver: Rc<Driver>,
+    /// The driver over gloo-net (`driver::Gloo`): plain futures, for wasm-bindgen-futures.
+    pub(super) driver: Rc<Driver<Gloo>>,
 }
 
 impl Client {

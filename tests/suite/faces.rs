@@ -257,3 +257,94 @@ pub mod rust {
             .unwrap()
     }
 }
+
+/// How the Rust face runs in a Rust web app: its futures are plain ones that the app's own
+/// wasm-bindgen-futures runs (from a JavaScript Promise, or `spawn_local`), and it sends with
+/// gloo-net, not with the npm package's JavaScript `attempt` (src/driver/gloo.rs).
+#[cfg(feature = "rust-api")]
+mod rust_face_host {
+    use super::super::common::{tag, KEY};
+    use super::rust::{client, fast, finished_music_task, generate_request};
+    use js_sys::{Array, Function, Reflect};
+    use wasm_bindgen::JsValue;
+    use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A generation and its waiter (requests, backoff sleeps, polling) run inside a JavaScript
+    /// Promise made by `future_to_promise`, which the test awaits as JavaScript would.
+    #[wasm_bindgen_test]
+    async fn a_rust_face_call_is_awaited_from_a_javascript_promise() {
+        let t = tag("rs-host-promise");
+        let client = client(&t);
+        let promise = future_to_promise(async move {
+            let created = client
+                .generate(&generate_request(&t, "awaited from a promise"))
+                .await
+                .map_err(|e| JsValue::from_str(&e.to_string()))?;
+            let task = client
+                .wait_for_task(&created.task_id, fast())
+                .await
+                .map_err(|e| JsValue::from_str(&e.to_string()))?;
+            Ok(JsValue::from_str(&task.status))
+        });
+        let status = JsFuture::from(promise)
+            .await
+            .unwrap_or_else(|e| panic!("the Promise rejected: {e:?}"));
+        assert_eq!(status.as_string().as_deref(), Some("SUCCESS"));
+    }
+
+    /// The same work run by `spawn_local`, its outcome sent back to the test by a oneshot.
+    #[wasm_bindgen_test]
+    async fn a_rust_face_call_runs_under_spawn_local() {
+        let t = tag("rs-host-spawn");
+        let (sender, receiver) = futures_channel::oneshot::channel();
+        spawn_local(async move {
+            let client = client(&t);
+            let task = finished_music_task(&client, &t).await;
+            let credits = client.get_credits().await;
+            let _ = sender.send((task, credits));
+        });
+        let (task, credits) = receiver.await.expect("the spawned future sent its outcome");
+        assert_eq!(task.status, "SUCCESS");
+        assert!(!task.response.suno_data.is_empty(), "its tracks: {task:?}");
+        assert!(credits.is_ok_and(|c| c > 0.0), "its credits");
+    }
+
+    /// Every request of the Rust face reaches the global `fetch` as a `Request` object built by
+    /// gloo-net; the npm package's `attempt` passes a URL and an init object. A wrapper of the
+    /// global `fetch` (installed before the client is made, so a face that keeps a `fetch` at
+    /// construction keeps the wrapper) sees which, for the requests that carry this test's tag.
+    #[wasm_bindgen_test]
+    async fn the_rust_face_sends_with_gloo_net_not_the_javascript_attempt() {
+        let t = tag("rs-host-gloo");
+        let global = js_sys::global();
+        let fetch = Reflect::get(&global, &"fetch".into()).unwrap();
+        let seen = Array::new();
+        let wrap = Function::new_with_args(
+            "fetch, seen, tag, key",
+            "return function (input, init) {
+               const isRequest = typeof Request === 'function' && input instanceof Request;
+               const headers = isRequest ? input.headers : new Headers(init && init.headers);
+               if (headers.get('x-emulator-tag') === tag) {
+                 const bearer = headers.get('authorization') === 'Bearer ' + key;
+                 seen.push(isRequest ? `Request ${input.method} ${bearer}` : typeof input);
+               }
+               return fetch.apply(this, arguments);
+             };",
+        );
+        let args = Array::of4(&fetch, &seen, &t.as_str().into(), &KEY.into());
+        let wrapper = wrap.apply(&JsValue::UNDEFINED, &args).unwrap();
+        Reflect::set(&global, &"fetch".into(), &wrapper).unwrap();
+        let client = client(&t);
+        let credits = client.get_credits().await;
+        Reflect::set(&global, &"fetch".into(), &fetch).unwrap();
+        assert!(credits.is_ok(), "the call: {credits:?}");
+        let seen: Vec<String> = seen.iter().filter_map(|v| v.as_string()).collect();
+        assert_eq!(
+            seen,
+            ["Request GET true"],
+            "one GET, a Request with the key's Authorization header (gloo-net's), not a URL string \
+             (the JavaScript attempt's)"
+        );
+    }
+}
