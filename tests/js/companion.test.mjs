@@ -93,7 +93,7 @@ test("a request that breaks the package's rules is refused before it costs a cre
   const before = await credits();
   const tag = `validation-${Date.now()}`;
   for (const body of [
-    { ...GENERATE, model: "V0" },
+    { ...GENERATE, model: 42 }, // a model name is an open list, but a string
     { prompt: "no mode" },
     { ...GENERATE, callbackUrl: "https://typo.example" },
     "not json",

@@ -33,6 +33,13 @@ export declare const MUSIC_STAGE_RANK: {
     complete: number;
     error: number;
 };
+export declare const MUSIC_STAGE_STATUS: {
+    pending: string;
+    text: string;
+    first: string;
+    complete: string;
+    error: string;
+};
 export declare const STATE_RANK: {
     pending: number;
     running: number;
