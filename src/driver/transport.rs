@@ -94,7 +94,8 @@ pub trait Transport: Sized {
     fn settled(value: JsValue) -> Self::Settled;
 
     /// Waits `ms`, or fails at once when the signal fires (or has fired). Dropping the future
-    /// clears the timer.
+    /// clears the timer. Every host sleeps with `imports.js`'s `sleep` (one timer shared with the
+    /// attempts' deadlines), its Promise awaited the host's way ([`Transport::settled`]).
     async fn sleep(ms: f64, signal: Option<&AbortSignal>) -> Result<(), Failure> {
         if await_pair::<Self>(sleep_js(ms, signal.cloned()))
             .await
