@@ -117,7 +117,7 @@ const sockets = [];
 for (let i = 0; i < trickle; i++) {
   const s = connect(Number(port), "127.0.0.1");
   s.on("error", () => {});
-  s.write("POST /ts/music/api/v1/generate HTTP/1.1\r\nHost: x\r\n");
+  s.write(`POST /ts/music/api/v1/generate HTTP/1.1\r\nHost: ${new URL(base).host}\r\n`);
   sockets.push(s);
 }
 const timers = sockets.map((s) => setInterval(() => s.write("x"), 1000));
@@ -225,7 +225,7 @@ goals.peakRssMb = goal(Number(peakRss.toFixed(1)), 256);
   }
   // A body cut off halfway on every token: the failure is logged, the token must not be.
   for (const token of tokens) {
-    await cutOff(c.url, `POST /ts/callbacks/${token} HTTP/1.1\r\nHost: x\r\nContent-Length: 999\r\n\r\n{"code":`);
+    await cutOff(c.url, `POST /ts/callbacks/${token} HTTP/1.1\r\nHost: ${new URL(c.url).host}\r\nContent-Length: 999\r\n\r\n{"code":`);
   }
   await sleep(500);
   await c.kill();
@@ -264,7 +264,7 @@ goals.peakRssMb = goal(Number(peakRss.toFixed(1)), 256);
   for (let i = 0; i < pages; i++) {
     const s = connect(Number(port), "127.0.0.1");
     s.on("error", () => {});
-    s.write(`GET /ts/events HTTP/1.1\r\nHost: x\r\nX-Session: reader${i % 10}-session\r\n\r\n`);
+    s.write(`GET /ts/events HTTP/1.1\r\nHost: ${new URL(c.url).host}\r\nX-Session: reader${i % 10}-session\r\n\r\n`);
     s.pause(); // never reads
     sockets.push(s);
   }
@@ -373,9 +373,11 @@ if (REDIS) {
   let hostRerouted = 0;
   let originReflected = 0;
   let badTargets = 0;
+  // A Host other than the companion's own (publicUrl's, allowedHosts) is refused before anything:
+  // 421 host_refused, never a stream or another route's answer.
   for (const h of [`${host}/ts/music/api/v1/generate/credit?`, `${host}/ts/music/api/v1/generate/credit#`, "evil.example", "evil.example/ts/music/api/v1/generate/credit?"]) {
-    const r = await raw(c.url, `GET /ts/events HTTP/1.1\r\nHost: ${h}\r\nX-Session: alice-session\r\n\r\n`, { until: (all) => all.includes("\r\n\r\n") });
-    if (!/text\/event-stream/.test(r.head)) hostRerouted++;
+    const r = await raw(c.url, `GET /ts/events HTTP/1.1\r\nHost: ${h}\r\nX-Session: alice-session\r\nConnection: close\r\n\r\n`);
+    if (r.status !== 421 || !r.body.includes("host_refused")) hostRerouted++;
     const o = await raw(c.url, `GET /ts/music/api/v1/generate/credit HTTP/1.1\r\nHost: ${h}\r\nOrigin: http://evil.example\r\nX-Session: alice-session\r\nConnection: close\r\n\r\n`);
     if (/access-control-allow-origin/.test(o.head)) originReflected++;
   }

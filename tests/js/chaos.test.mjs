@@ -107,3 +107,12 @@ test(
     assertGoals("companion", await chaos("companion", 0.05)); // 2 bursts of 52, 10 trickling sockets, 20 pages
   },
 );
+
+test("boundaries: nothing read outside the roots, no upload overwritten, no /mcp request past the limits or foreign id of a forged callback let through", async () => {
+  // Every part but the memory one (CHAOS_SCALE below 0.5): 1 round of uploads and forged callbacks.
+  assertGoals("boundaries", await chaos("boundaries", 0.05), [
+    "filesOutsideTheRootsRead", "filesInsideTheRootsUploaded", "foreignUploadsOverwritten", "mcpRequestsOverTheLimitServed",
+    "companion429sRead", "companion429ReadAsInsufficientCredits", "companion429NotReadAsRateLimited",
+    "forgedCallbacksClaimingForeignIdsAccepted", "keyInAnswersOrLogs",
+  ]);
+});
