@@ -20,7 +20,9 @@ pub struct Options {
 }
 
 /// The stages, in the order they run; `--only` names them.
-const STAGES: [&str; 7] = ["lint", "native", "wasm", "js", "e2e", "deploy", "bench"];
+const STAGES: [&str; 8] = [
+    "lint", "native", "wasm", "js", "e2e", "deploy", "users", "bench",
+];
 
 /// Passed to every JS-level test and benchmark script (the wasm tests get the first four at
 /// compile time).
@@ -76,13 +78,13 @@ fn select(opts: &Options) -> Result<Vec<&'static str>> {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn install_tools(stages: &[&str]) -> Result<()> {
     let any = |wanted: &[&str]| stages.iter().any(|s| wanted.contains(s));
-    if any(&["lint", "wasm", "js", "e2e", "deploy", "bench"]) {
+    if any(&["lint", "wasm", "js", "e2e", "deploy", "users", "bench"]) {
         toolchain::wasm_target()?;
     }
-    if any(&["wasm", "js", "e2e", "deploy", "bench"]) {
+    if any(&["wasm", "js", "e2e", "deploy", "users", "bench"]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&["js", "e2e", "deploy", "bench"]) {
+    if any(&["js", "e2e", "deploy", "users", "bench"]) {
         // Every suite's npm tools, a real Redis for the companion's, tmux for the CLI's terminal.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
@@ -205,6 +207,10 @@ impl Ctx {
                 let files = test_files(&tests.join("deploy"), "", ".test.mjs")?;
                 self.node_tests(&files, &[], "deploy runtimes")
             }
+            // Users' projects of tests/emulator-npm/ (node --test, Vitest, Jest, MSW): each installs
+            // its test runner from npm and the package from its tarball, and tests against
+            // `tunesmith/emulator` in-process.
+            "users" => self.users(),
             // Every bench script once, small (`cargo lab bench` runs them at full size), so that a
             // benchmark that broke fails here, not at release: `bench/*.mjs` and each section's
             // `bench/<section>/*.mjs`; each file is one test of node's runner.
@@ -261,7 +267,8 @@ impl Ctx {
         parse: fn(&str) -> Option<Counts>,
     ) -> Result<String> {
         // Node's suites get a deadline (one hung script must not eat CI's time); cargo's compile first.
-        let limit = (cmd.get_program() == "node").then_some(NODE_TESTS_TIMEOUT);
+        let node = matches!(cmd.get_program().to_str(), Some("node" | "npm"));
+        let limit = node.then_some(NODE_TESTS_TIMEOUT);
         let (status, output) = proc::run_tee_with_deadline(cmd, limit)?;
         let mut counts = parse(&output).unwrap_or_default();
         if !status.success() && counts.failed == 0 {
@@ -344,6 +351,49 @@ impl Ctx {
         self.pkg.as_ref().context("the package was not built")
     }
 
+    /// The projects of tests/emulator-npm/ as their users run them: their own dependencies from
+    /// their lockfiles, the package from `npm pack` (as from the registry, never the folder), then
+    /// `npm test`, each project's tests counted in a row of their own.
+    fn users(&mut self) -> Result<()> {
+        let projects = crate::root().join("tests").join("emulator-npm");
+        let runs: [(&str, &'static str, fn(&str) -> Option<Counts>); 4] = [
+            ("node", "users node --test", report::node_counts),
+            ("vitest", "users vitest", runner_counts),
+            ("jest", "users jest", runner_counts),
+            ("msw", "users msw", report::node_counts),
+        ];
+        for entry in std::fs::read_dir(&projects)? {
+            let name = entry?.file_name().to_string_lossy().into_owned();
+            if !runs.iter().any(|(project, ..)| *project == name) {
+                bail!("tests/emulator-npm/{name}: a project no stage runs");
+            }
+        }
+        let pkg_dir = self.package()?.dir.clone();
+        let tarball = pack(&pkg_dir)?;
+        let runs = runs.map(|(name, env, parse)| {
+            let dir = projects.join(name);
+            toolchain::npm_project(&dir)?;
+            proc::run(
+                Command::new("npm")
+                    .args([
+                        "install",
+                        "--no-save",
+                        "--no-audit",
+                        "--no-fund",
+                        "--prefer-offline",
+                    ])
+                    .arg(&tarball)
+                    .current_dir(&dir),
+            )?;
+            let mut cmd = Command::new("npm");
+            cmd.arg("test").current_dir(&dir).env("NO_COLOR", "1");
+            let output = self.count_run(cmd, env, 1, parse)?;
+            self.outputs.push(output);
+            Ok(())
+        });
+        every_ok(runs)
+    }
+
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
     /// Chromium and servers of their own), with the scripts' environment and `extra`, counted in
     /// the row `env`.
@@ -408,6 +458,53 @@ pub fn script_env(emulator: &Emulator, pkg_dir: &Path) -> Vec<(&'static str, OsS
     ]
 }
 
+/// `npm pack` of the package into a folder of its own; the tarball's path.
+fn pack(pkg_dir: &Path) -> Result<PathBuf> {
+    let dest = crate::target_dir().join("users-pack");
+    let _ = std::fs::remove_dir_all(&dest);
+    std::fs::create_dir_all(&dest)?;
+    proc::run(
+        Command::new("npm")
+            .args(["pack", "--pack-destination"])
+            .arg(&dest)
+            .current_dir(pkg_dir),
+    )?;
+    for entry in std::fs::read_dir(&dest)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "tgz") {
+            return Ok(path);
+        }
+    }
+    bail!("npm pack wrote no tarball in {}", dest.display())
+}
+
+/// Vitest's and Jest's closing line, `Tests  1 failed | 2 passed (3)` and
+/// `Tests:       1 failed, 2 passed, 3 total`: the last one's counts; None without one.
+fn runner_counts(output: &str) -> Option<Counts> {
+    let line = output.lines().rev().find_map(|l| {
+        let rest = l.trim().strip_prefix("Tests")?;
+        (rest.starts_with(':') || rest.starts_with(' ')).then_some(rest)
+    })?;
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let count = |word: &str| {
+        words
+            .windows(2)
+            .find(|w| w[1] == word)
+            .and_then(|w| w[0].parse::<u64>().ok())
+    };
+    let (passed, failed) = (count("passed"), count("failed"));
+    if passed.is_none() && failed.is_none() {
+        return None;
+    }
+    Some(Counts {
+        passed: passed.unwrap_or(0),
+        failed: failed.unwrap_or(0),
+    })
+}
+
 /// Files directly in `dir` named `<prefix>*<suffix>`, sorted.
 fn test_files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
@@ -448,6 +545,29 @@ mod tests {
     }
 
     #[test]
+    fn vitest_and_jest_closing_lines_are_counted() {
+        let vitest =
+            " Test Files  1 passed (1)\n      Tests  1 failed | 2 passed (3)\n   Start at  10:00";
+        assert_eq!(
+            runner_counts(vitest),
+            Some(Counts {
+                passed: 2,
+                failed: 1
+            })
+        );
+        let jest =
+            "Test Suites: 1 passed, 1 total\nTests:       3 passed, 3 total\nSnapshots:   0 total";
+        assert_eq!(
+            runner_counts(jest),
+            Some(Counts {
+                passed: 3,
+                failed: 0
+            })
+        );
+        assert_eq!(runner_counts("Test Suites: 1 failed, 1 total"), None);
+    }
+
+    #[test]
     fn options_pick_stages_in_their_fixed_order() {
         let pick = |only: Option<&[&str]>, skip_lint| {
             let only = only.map(|names| names.iter().map(|s| s.to_string()).collect());
@@ -457,7 +577,7 @@ mod tests {
             pick(Some(&["e2e", "lint"]), false).ok(),
             Some(vec!["lint", "e2e"])
         );
-        assert_eq!(pick(None, true).ok().map(|s| s.len()), Some(6));
+        assert_eq!(pick(None, true).ok().map(|s| s.len()), Some(7));
         assert!(pick(Some(&["lnt"]), false).is_err());
     }
 }

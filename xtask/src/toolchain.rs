@@ -123,9 +123,17 @@ fn npm_ci(project: &Path, complete: impl Fn(&Path) -> bool) -> Result<PathBuf> {
         run(Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
             .current_dir(project))?;
+        // A project with no dependencies of its own gets no node_modules from `npm ci`.
+        std::fs::create_dir_all(&modules)?;
         std::fs::write(&stamp, &lock)?;
     }
     Ok(modules)
+}
+
+/// A project of its own (a user's, in tests/emulator-npm/) installed from its lockfile; returns
+/// its node_modules.
+pub fn npm_project(project: &Path) -> Result<PathBuf> {
+    npm_ci(project, Path::is_dir)
 }
 
 /// The MCP conformance suite and the Node 22 it needs (npm's `node` package), in a project of
