@@ -47,3 +47,22 @@ export const OPERATIONS = [
 
 // Every `kind` an error of the client can have.
 export const ERROR_KINDS = ["unauthorized", "insufficient_credits", "rate_limited", "maintenance", "not_found", "conflict", "invalid", "server", "validation", "network", "timeout", "aborted", "task_failed", "configuration", "internal"];
+
+// What a record holds (protocol/src/media.rs), for media.js: by task family, or by operation for
+// the answers of no task. `files`: groups of places, the first group that finds any file winning;
+// each place is the items `at` a path (`each`: a list of them; `urlFieldsExcept`: one object whose
+// every `…Url` field is a file), the fields of an item's URL (none: the item is the URL), id,
+// title and details. `texts`: lists of texts, or of words read as one text.
+export const MEDIA = {
+  music: {"files":[[{"at":["tracks"],"duration":"duration","each":true,"id":{"field":"id"},"kind":"audio","mimeType":null,"size":null,"tags":"tags","title":{"field":"title"},"url":["audioUrl","streamAudioUrl"],"urlFieldsExcept":null}]],"texts":[]},
+  cover: {"files":[[{"at":["response","images"],"duration":null,"each":true,"id":{"task":true},"kind":"image","mimeType":null,"size":null,"tags":null,"title":{"words":"cover"},"url":[],"urlFieldsExcept":null}]],"texts":[]},
+  wav: {"files":[[{"at":["response"],"duration":null,"each":false,"id":{"task":true},"kind":"audio","mimeType":null,"size":null,"tags":null,"title":{"words":"wav"},"url":["audioWavUrl"],"urlFieldsExcept":null}]],"texts":[]},
+  lyrics: {"files":[],"texts":[{"at":["lyrics"],"text":"text","title":"title"}]},
+  vocal_separation: {"files":[[{"at":["response","originData"],"duration":"duration","each":true,"id":{"field":"id"},"kind":"audio","mimeType":null,"size":null,"tags":null,"title":{"field":"stem_type_group_name"},"url":["audio_url"],"urlFieldsExcept":null}],[{"at":["response"],"duration":null,"each":false,"id":{"task":true},"kind":"audio","mimeType":null,"size":null,"tags":null,"title":{"task":true},"url":[],"urlFieldsExcept":["originUrl"]}]],"texts":[]},
+  video: {"files":[[{"at":["response"],"duration":null,"each":false,"id":{"task":true},"kind":"video","mimeType":null,"size":null,"tags":null,"title":{"words":"video"},"url":["videoUrl"],"urlFieldsExcept":null}]],"texts":[]},
+  recovery: {"files":[[{"at":["tracks"],"duration":null,"each":true,"id":{"field":"id"},"kind":"audio","mimeType":null,"size":null,"tags":null,"title":{"field":"title"},"url":["audio_url"],"urlFieldsExcept":null}]],"texts":[]},
+  getTimestampedLyrics: {"files":[],"texts":[{"at":["alignedWords"],"word":"word"}]},
+  uploadFromUrl: {"files":[[{"at":[],"duration":null,"each":false,"id":{"field":"fileId"},"kind":"stored","mimeType":"mimeType","size":"fileSize","tags":null,"title":{"field":"fileName"},"url":["downloadUrl"],"urlFieldsExcept":null}]],"texts":[]},
+  uploadFile: {"files":[[{"at":[],"duration":null,"each":false,"id":{"field":"fileId"},"kind":"stored","mimeType":"mimeType","size":"fileSize","tags":null,"title":{"field":"fileName"},"url":["downloadUrl"],"urlFieldsExcept":null}]],"texts":[]},
+  uploadBase64: {"files":[[{"at":[],"duration":null,"each":false,"id":{"field":"fileId"},"kind":"stored","mimeType":"mimeType","size":"fileSize","tags":null,"title":{"field":"fileName"},"url":["downloadUrl"],"urlFieldsExcept":null}]],"texts":[]},
+};

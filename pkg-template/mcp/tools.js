@@ -4,6 +4,7 @@
 import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
 import { OPERATIONS } from "../operations.generated.js";
 import { follow, stepsOf } from "../follow.js";
+import { FAMILIES_WITH_AUDIO } from "../media.js";
 import { errorResult, scrubber, toolResult } from "./present.js";
 
 /** The wait of a call when the caller sets none: under the minute after which hosts cut calls. */
@@ -19,8 +20,6 @@ const READ_RESERVE_MS = 3_000;
 // anything is charged; a second check by the SDK would answer first, in other words, and only
 // for the rules a JSON Schema can say. The schemas are advertised, not enforced, here.
 const ADVERTISE_ONLY = { getValidator: () => (input) => ({ valid: true, data: input, errorMessage: undefined }) };
-
-const FAMILIES_WITH_AUDIO = new Set(["music", "recovery", "wav", "vocal_separation"]);
 
 /** Whether the tool of `op` waits for a task: creates, and the status queries of a family. */
 const waits = (op) => op.family !== null && (op.creates || op.query === op.name);

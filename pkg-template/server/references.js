@@ -4,14 +4,15 @@
 // can write one); a request naming one that is not theirs, or one never seen, is refused like
 // another user's task.
 import { refuse } from "./answers.js";
+import { NAMED_REFERENCE_FIELDS, REFERENCE_FIELDS as FIELDS } from "./routes.js";
 
 /** @typedef {import("./options.js").Context} Context */
 
-/** Request fields that name a track or stem (`audioId`) or a persona or voice (`personaId`). */
-export const REFERENCE_FIELDS = Object.freeze(["audioId", "personaId"]);
+/** Request fields that name a track or stem (`audioId`) or a persona or voice (`personaId`): protocol's list. */
+export const REFERENCE_FIELDS = Object.freeze([...FIELDS]);
 
-/** Where the service's records and callbacks name a track, stem, persona or voice. */
-const NAMED_ID = /"(?:id|personaId|voiceId)"\s*:\s*"([^"\\]{1,200})"/g;
+/** Where the service's records and callbacks name a track, stem, persona or voice (`id`, `personaId`, `voiceId`). */
+const NAMED_ID = new RegExp(`"(?:${NAMED_REFERENCE_FIELDS.join("|")})"\\s*:\\s*"([^"\\\\]{1,200})"`, "g");
 
 /** Lately written references are not written again for this long (a record is read often). */
 const REWRITE_MS = 60_000;

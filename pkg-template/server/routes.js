@@ -62,6 +62,11 @@ export const WAITERS = {
   voice: "waitForVoice",
 };
 
+// Request fields that name a track or stem, or a persona or custom voice, of the caller's; and
+// where records and callbacks name one (references.js checks and records their owners).
+export const REFERENCE_FIELDS = ["audioId", "personaId"];
+export const NAMED_REFERENCE_FIELDS = ["id", "personaId", "voiceId"];
+
 // What the client's waiters decide, for the follower (follow.js) of the push waiter, the CLI
 // and the MCP server: how far a record is on the way to the end (a record is reported when this
 // rises: a music task by stage, the other families by state), a music task's status at each

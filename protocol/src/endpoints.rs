@@ -196,6 +196,11 @@ pub const MASHUP_SOURCES: usize = 2;
 /// The request fields that name a task the caller made (the service spells them three ways): a
 /// server in front of the service checks their owner before forwarding.
 pub const TASK_ID_FIELDS: &[&str] = &["taskId", "task_id", "sunoTaskId"];
+/// The request fields that name a track or stem (`audioId`), or a persona or custom voice
+/// (`personaId`), of the caller's: a server in front of the service checks their owner too.
+pub const REFERENCE_FIELDS: &[&str] = &["audioId", "personaId"];
+/// Where the service's records and callbacks name a track, stem, persona or custom voice.
+pub const NAMED_REFERENCE_FIELDS: &[&str] = &["id", "personaId", "voiceId"];
 /// The fields that take the callback URL (regenerate's is spelt `calBackUrl` by the service).
 pub const CALLBACK_FIELDS: &[&str] = &["callBackUrl", "calBackUrl"];
 
@@ -1710,12 +1715,7 @@ mod tests {
         let mut g = generate_base(true);
         g.push(("style", s("pop")));
         assert_eq!(rule_of(Op::Generate, &g), None);
-        for op in [
-            Op::Generate,
-            Op::UploadCover,
-            Op::Mashup,
-            Op::AddVocals,
-        ] {
+        for op in [Op::Generate, Op::UploadCover, Op::Mashup, Op::AddVocals] {
             let e = op.endpoint();
             let required = |name: &str| e.fields.iter().any(|f| f.name == name && f.required);
             assert!(
@@ -1972,6 +1972,32 @@ mod tests {
             .filter(|op| op.endpoint().host == Host::Upload)
             .count();
         assert_eq!(upload, 3);
+    }
+
+    /// A field that names something of the caller's is a task id or a reference, so that a
+    /// server in front of the service checks its owner: a new one must be classed here first.
+    #[test]
+    fn every_id_field_is_a_task_id_or_a_reference() {
+        for op in Op::ALL {
+            for f in op.endpoint().fields {
+                let id = f.name.ends_with("Id") || f.name.ends_with("_id");
+                let classed =
+                    TASK_ID_FIELDS.contains(&f.name) || REFERENCE_FIELDS.contains(&f.name);
+                assert_eq!(
+                    id, classed,
+                    "{op:?}.{}: add it to TASK_ID_FIELDS or REFERENCE_FIELDS",
+                    f.name
+                );
+            }
+        }
+        for name in NAMED_REFERENCE_FIELDS {
+            assert!(
+                s::RECORDS
+                    .iter()
+                    .any(|r| r.fields.iter().any(|f| f.name == *name)),
+                "{name}"
+            );
+        }
     }
 
     #[test]

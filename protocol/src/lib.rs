@@ -21,6 +21,7 @@ pub mod codes;
 mod docs;
 pub mod endpoints;
 pub mod family;
+pub mod media;
 #[cfg(feature = "json")]
 pub mod json_schema;
 pub mod num;

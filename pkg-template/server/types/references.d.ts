@@ -1,6 +1,6 @@
 export type Context = import("./options.js").Context;
 /** @typedef {import("./options.js").Context} Context */
-/** Request fields that name a track or stem (`audioId`) or a persona or voice (`personaId`). */
+/** Request fields that name a track or stem (`audioId`) or a persona or voice (`personaId`): protocol's list. */
 export declare const REFERENCE_FIELDS: readonly string[];
 /** The ids `text` (a record, an answer or a callback) names as a track, stem, persona or voice. @param {string} text */
 export declare const namedIds: (text: string) => string[];

@@ -26,6 +26,8 @@ export declare const WAITERS: {
     voice_validation: string;
     voice: string;
 };
+export declare const REFERENCE_FIELDS: string[];
+export declare const NAMED_REFERENCE_FIELDS: string[];
 export declare const MUSIC_STAGE_RANK: {
     pending: number;
     text: number;

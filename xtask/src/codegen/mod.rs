@@ -4,6 +4,7 @@
 //! `--check` (run by `cargo xtask test`) fails when a committed file differs from what the
 //! declarations say.
 
+mod media;
 mod methods;
 mod operations;
 mod routes;

@@ -79,5 +79,6 @@ pub fn operations() -> String {
     );
     out.push_str(&quoted(tunesmith_protocol::schema::ERROR_KIND.values, ", "));
     out.push_str("];\n");
+    out.push_str(&super::media::table());
     out
 }

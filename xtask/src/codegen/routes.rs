@@ -5,7 +5,9 @@
 
 use super::{http_method, quoted, HEADER};
 use serde_json::json;
-use tunesmith_protocol::endpoints::{Host, TASK_ID_FIELDS};
+use tunesmith_protocol::endpoints::{
+    Host, NAMED_REFERENCE_FIELDS, REFERENCE_FIELDS, TASK_ID_FIELDS,
+};
 use tunesmith_protocol::family::MUSIC_STAGES;
 use tunesmith_protocol::schedule::{DEFAULT_MAX_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS};
 use tunesmith_protocol::Op;
@@ -49,6 +51,14 @@ pub fn server_routes() -> String {
         out.push_str(&format!("  {family}: \"{waiter}\",\n"));
     }
     out.push_str("};\n");
+    out.push_str(&format!(
+        "\n// Request fields that name a track or stem, or a persona or custom voice, of the caller's; and\n\
+         // where records and callbacks name one (references.js checks and records their owners).\n\
+         export const REFERENCE_FIELDS = [{}];\n\
+         export const NAMED_REFERENCE_FIELDS = [{}];\n",
+        quoted(REFERENCE_FIELDS, ", "),
+        quoted(NAMED_REFERENCE_FIELDS, ", "),
+    ));
     out.push_str(&waiting());
     out
 }
