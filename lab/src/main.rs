@@ -19,7 +19,7 @@ usage: cargo lab <command> [flags]   (or cargo xtask <command>)
 
   bench [--only SECTION[,SECTION..]] [--duration SECS]
                          sections: throughput, memory, size, browser, companion, calls,
-                         bundle (each figure beside a baseline measured in the same run)
+                         bundle, emulator (each figure beside a baseline measured in the same run)
   chaos [--only SECTION[,SECTION..]] [--fuzz-inputs N] [--kills N] [--scale F] [--seed N]
                          reliability probes, each figure against its goal (not part of `test`):
                          fuzz, kill, hostile, secrets, node (tests/chaos/*.mjs at CHAOS_SCALE F),

@@ -23,7 +23,7 @@ pub struct Options {
     pub duration_s: u32,
 }
 
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 8] = [
     "throughput",
     "memory",
     "size",
@@ -31,6 +31,7 @@ const SECTIONS: [&str; 7] = [
     "companion",
     "calls",
     "bundle",
+    "emulator",
 ];
 
 /// The script of a section that runs one of its own (the `browser` section runs every
@@ -63,6 +64,7 @@ pub fn run(opts: &Options) -> Result<()> {
             ("companion", Some(bin)) => companion(bin),
             ("calls", Some(bin)) => calls(bin),
             ("bundle", _) => bundle(),
+            ("emulator", Some(bin)) => emulator_npm(bin),
             _ => Ok(()),
         };
         if let Err(e) = outcome {
@@ -191,6 +193,21 @@ fn named_package(pkg: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// The emulator in the npm package against the native one: `bench/emulator/emulator.mjs`
+/// (queries per second through `tunesmith emulator`, an in-process getTask, a track's rendering,
+/// the start of `createEmulator`, the subpath's size).
+fn emulator_npm(bin: &Path) -> Result<()> {
+    toolchain::js_tools()?;
+    toolchain::wrk()?;
+    let pkg = package::build(Profile::Release)?;
+    const STAGE_DELAY_MS: &str = "100";
+    let emulator = start(bin, STAGE_DELAY_MS, Vec::new())?;
+    let mut env = script_env(&emulator, &pkg.dir);
+    env.push((ENV_STAGE_DELAY_MS, STAGE_DELAY_MS.into()));
+    env.push(("TUNESMITH_BENCH_EMULATOR_BIN", bin.into()));
+    run_script(&section_script("emulator"), &env)
+}
+
 /// What a bundler user pays: `bench/bundle/bundle.mjs` builds two pages with Vite.
 fn bundle() -> Result<()> {
     toolchain::js_tools()?;
@@ -219,7 +236,7 @@ mod tests {
 
     #[test]
     fn every_section_that_runs_a_script_has_it() {
-        for section in ["size", "companion", "calls", "bundle"] {
+        for section in ["size", "companion", "calls", "bundle", "emulator"] {
             assert!(section_script(section).is_file(), "{section}");
         }
     }
