@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { ROOT, assert, readFile, runTests, sh, test } from "./_lib.mjs";
+import { PKG, ROOT, assert, readFile, runTests, sh, test } from "./_lib.mjs";
 
 /** Runs `cargo xtask ...args` from the repository root; resolves with its exit code and output. */
 function xtask(args, timeoutMs = 120000) {
@@ -73,6 +73,11 @@ async function emulatorHelp() {
   return (await sh(bin, ["--help"])).stdout;
 }
 
+/** `tunesmith emulator --help` of the built package: what `npx tunesmith emulator` prints. */
+async function npxEmulatorHelp() {
+  return (await sh(process.execPath, [join(PKG, "cli", "tunesmith.js"), "emulator", "--help"])).stdout;
+}
+
 const portOf = (addr) => Number(/:(\d+)\b/.exec(addr)?.[1]);
 
 test("the emulator's default ports are not the demo's: both run side by side", async () => {
@@ -90,13 +95,16 @@ test("the README's quickstart runs as copied: the dev key, both emulator URLs, a
   const readme = await readFile(join(ROOT, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Quickstart"), readme.indexOf("<!-- snippet: quickstart -->"));
   const shell = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  const help = await emulatorHelp();
+  // The emulator it starts: `npx tunesmith emulator` (no Rust needed) or the Rust binary; the
+  // URLs written are that one's default ports.
+  const npx = /(^|\s)npx tunesmith emulator\b/.test(shell);
+  assert(npx || /cargo run -p tunesmith-emulator/.test(shell), `how to start the emulator:\n${shell}`);
+  const help = npx ? await npxEmulatorHelp() : await emulatorHelp();
   const music = /--music-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)[1];
   const upload = /--upload-addr[\s\S]*?\[default: ([^\]]+)\]/.exec(help)[1];
   assert(/TUNESMITH_API_KEY=ts-dev-key\b/.test(shell), `the development key:\n${shell}`);
   assert(shell.includes(`TUNESMITH_BASE_URL=http://${music}`), `the music host at the emulator's default ${music}:\n${shell}`);
   assert(shell.includes(`TUNESMITH_UPLOAD_URL=http://${upload}`), `the upload host at the emulator's default ${upload}:\n${shell}`);
-  assert(/cargo run -p tunesmith-emulator/.test(shell), `how to start the emulator:\n${shell}`);
   // The file the quickstart's code reads is one the steps put there, from the checkout.
   const copied = /cp \/path\/to\/this\/checkout\/(\S+) \./.exec(shell)?.[1];
   assert(copied && copied.endsWith("hum.wav"), `a step copies hum.wav:\n${shell}`);
