@@ -52,13 +52,15 @@ async function main() {
   initSounds();
   initMashup();
   initRecovery();
-  const baseUrl = (params.get("music") ?? defaultMusicUrl()).replace(/\/$/, "");
   // `cargo xtask demo` runs a companion that holds the key and writes its URL into companion.json,
   // with the URL of the demo's own routes beside it (top-up, callbacks received); null there: a
-  // page served without one talks to the emulator directly, with the dev key.
+  // page served without one talks to the emulator directly, with the dev key. The static site
+  // (pkg/site/) names its music host there too, each URL relative to the page.
   const served = await fetch("companion.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
-  const companionUrl = params.get("companion") ?? served.companionUrl ?? null;
-  const demoUrl = params.get("companion") ? params.get("demo") : served.demoUrl ?? null;
+  const here = (url) => (typeof url === "string" ? new URL(url, location.href).href.replace(/\/$/, "") : url);
+  const baseUrl = (params.get("music") ?? here(served.musicUrl) ?? defaultMusicUrl()).replace(/\/$/, "");
+  const companionUrl = params.get("companion") ?? here(served.companionUrl) ?? null;
+  const demoUrl = params.get("companion") ? params.get("demo") : here(served.demoUrl) ?? null;
   const doc = await loadDescription(baseUrl);
   // A fresh inbox per page load: the callbacks panel then shows this visit's tasks only.
   const inbox = `demo-${Math.random().toString(36).slice(2, 10)}`;

@@ -14,6 +14,7 @@ pub mod proc;
 pub mod redis;
 pub mod report;
 pub mod signal;
+pub mod site;
 pub mod test;
 pub mod toolchain;
 

@@ -17,6 +17,8 @@ usage: cargo xtask <command> [flags]
                          against a live emulator; deploy: the examples in tests/deploy/)
   demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
                          build the package and the emulator, serve www/ + pkg/ on the music host
+  site [--pkg DIR] [--out DIR]
+                         write the demo's static site (pkg/site/) again from a built package
   codegen [--check]      write the Rust and TypeScript that protocol/ declares (--check: fail if stale)
   bench | chaos ..       the lab's measurements and probes: `cargo lab` (lab/), run from here too
 ";
@@ -63,6 +65,15 @@ fn run(command: &str, mut flags: Flags) -> Result<bool> {
             .args(std::env::args().skip(1))
             .status()?
             .success(),
+        "site" => {
+            let pkg = flags.number::<std::path::PathBuf>("--pkg")?;
+            let pkg = pkg.unwrap_or_else(|| xtask::root().join("pkg"));
+            let out = flags.number::<std::path::PathBuf>("--out")?;
+            let out = out.unwrap_or_else(|| pkg.join("site"));
+            flags.finish()?;
+            xtask::site::build_into(&pkg, &out)?;
+            true
+        }
         "codegen" => {
             let check = flags.switch("--check");
             flags.finish()?;

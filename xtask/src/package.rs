@@ -259,6 +259,7 @@ pub fn build(profile: Profile) -> Result<Package> {
     let version = proc::cargo_version("tunesmith")?;
     apply_template(&crate::root().join("pkg-template"), &pkg.dir, &version)?;
     crate::emulator_wasm::build(&pkg.dir)?;
+    crate::site::build(&pkg.dir)?;
     Ok(pkg)
 }
 
