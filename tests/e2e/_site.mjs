@@ -24,8 +24,14 @@ export async function staticSite({ stageDelayMs = 1500 } = {}) {
 /** The DevTools protocol of `page`'s target: stops its service workers as an idle browser does. */
 export async function workerControls(page) {
   const cdp = await page.context().newCDPSession(page);
+  /** Every running status the site's worker went through, in order. */
+  const statuses = [];
+  cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+    for (const v of versions) if (statuses.at(-1) !== v.runningStatus) statuses.push(v.runningStatus);
+  });
   await cdp.send("ServiceWorker.enable");
   return {
+    statuses,
     stopAll: () => cdp.send("ServiceWorker.stopAllWorkers"),
   };
 }

@@ -110,6 +110,8 @@ test("covers and WAV", async () => {
 test("a reload keeps the tasks, the upload and the credits (IndexedDB)", async () => {
   const before = await credits();
   const upload = await page.evaluate(() => document.querySelector("#file-details")?.textContent ?? "");
+  // The worker's memory goes too (as when the browser stops it): only IndexedDB is left.
+  await workers.stopAll();
   await page.reload();
   await loaded();
   assert((await credits()) === before, `credits ${before} before the reload, ${await credits()} after`);
@@ -123,13 +125,18 @@ test("a reload keeps the tasks, the upload and the credits (IndexedDB)", async (
 });
 
 test("the worker stopped in the middle of a task: the task still completes, each stage shown once", async () => {
+  await page.click("#sample");
+  await page.waitForSelector("#file-details:not([hidden])", { timeout: 30000 });
   await page.fill("[name=title]", "Night drive again");
   await page.click("#go");
   // Once the first stage is on show, the browser stops the worker (as it does an idle one).
-  await page.waitForFunction(() => ["active", "done"].includes(document.querySelector("#timeline li[data-stage=text]")?.dataset.state ?? ""), null, { timeout: 30000 });
+  await until(() => ["active", "done"].includes(document.querySelector("#timeline li[data-stage=text]")?.dataset.state ?? ""), null, 30000);
   const stoppedAt = await page.$$eval("#timeline li", (lis) => lis.map((li) => `${li.dataset.stage}:${li.dataset.state}`));
+  const seen = workers.statuses.length;
   await workers.stopAll();
   const id = await taskComplete(firstTask, 90000);
+  const after = workers.statuses.slice(seen);
+  assert(after.includes("stopped") && after.lastIndexOf("running") > after.indexOf("stopped"), `the worker stopped, then woke: ${after}`);
   const { states, counts } = await stagesShown();
   for (const stage of ["text", "first", "complete"]) assert(counts[stage] === 1, `${stage} shown once (stopped at ${stoppedAt}): ${states.join(" | ")}`);
   assert(id !== firstTask, "a new task");
@@ -143,6 +150,8 @@ test("after the first visit the site works with the server gone and the network 
     await page.reload();
     await loaded();
     const before = await page.textContent("#task-id");
+    await page.click("#sample");
+    await page.waitForSelector("#file-details:not([hidden])", { timeout: 30000 });
     await page.fill("[name=title]", "Offline");
     await page.click("#go");
     await taskComplete(before);
