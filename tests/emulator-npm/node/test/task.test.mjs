@@ -98,3 +98,28 @@ test("a task's wall time on the manual clock: a minute of stages in a fraction o
     await emulator.close();
   }
 });
+
+test("emulator.fetch refuses what fetch refuses: an aborted signal, a bad header, a GET with a body, credentials in the URL", async () => {
+  const emulator = await createEmulator({ apiKey: "test-key" });
+  try {
+    const credit = `${emulator.musicUrl}/api/v1/generate/credit`;
+    const auth = { authorization: "Bearer test-key" };
+    await assert.rejects(emulator.fetch(credit, { headers: auth, signal: AbortSignal.abort() }), { name: "AbortError" });
+    await assert.rejects(emulator.fetch(credit, { headers: { authorization: "Bearer a\nb" } }), TypeError);
+    await assert.rejects(emulator.fetch(credit, { method: "GET", headers: auth, body: "x" }), TypeError);
+    await assert.rejects(emulator.fetch(credit.replace("http://", "http://user:pw@"), { headers: auth }), TypeError);
+    await assert.rejects(emulator.fetch("not a url"), TypeError);
+    // What it accepts answers as a Request would be answered: a URL object, a Request, Headers.
+    for (const call of [
+      () => emulator.fetch(new URL(credit), { headers: new Headers(auth) }),
+      () => emulator.fetch(new Request(credit, { headers: auth })),
+      () => emulator.fetch(`${credit}#fragment`, { method: "GET", headers: [["Authorization", "Bearer test-key"]] }),
+    ]) {
+      const body = await (await call()).json();
+      assert.equal(body.code, 200);
+      assert.equal(body.data, 10000);
+    }
+  } finally {
+    await emulator.close();
+  }
+});
