@@ -29,6 +29,11 @@ async function testSources() {
   return out;
 }
 
+const sources = await testSources();
+const marked = regions(sources);
+
+// Every test is registered after the file's top-level awaits: under --test-force-exit (as
+// `cargo xtask test` runs it) tests registered after an await that follows a finished test never run.
 test("the parsers find blocks and regions", () => {
   const md = "x\n<!-- snippet: a -->\n```js\n  one();\n  two();\n```\n\n```js\nthree();\n```\n";
   assert.deepEqual(jsBlocks(md).map((b) => [b.name, b.code]), [["a", "one();\ntwo();"], [null, "three();"]]);
@@ -36,8 +41,6 @@ test("the parsers find blocks and regions", () => {
   assert.equal(regions([{ path: "t", text: src }]).get("a").code, "one();\ntwo();");
 });
 
-const sources = await testSources();
-const marked = regions(sources);
 
 for (const readme of [...READMES, ...DOCS]) {
   test(`every js block of ${readme} is a marked region of a test`, async () => {

@@ -13,8 +13,9 @@ usage: cargo xtask <command> [flags]
   build [--dev]          build the npm package into pkg/ (--dev: debug wasm, names kept, no wasm-opt)
   test [--skip-lint] [--only STAGE[,STAGE..]]
                          install what is missing, then run every check; stages in order:
-                         lint, native, wasm, js, e2e, deploy (all but lint and native run
-                         against a live emulator; deploy: the examples in tests/deploy/)
+                         lint, native, wasm, js, e2e, deploy, users, bench (all but lint and
+                         native run against a live emulator; deploy: the examples in
+                         tests/deploy/; users: the projects of tests/emulator-npm/)
   demo [--port N] [--upload-port N] [-- EMULATOR_FLAGS..]
                          build the package and the emulator, serve www/ + pkg/ on the music host
   site [--pkg DIR] [--out DIR]
