@@ -47,7 +47,7 @@ async fn a_restart_keeps_tasks_uploads_and_credits_and_resumes_callbacks() {
         .unwrap();
     assert_eq!(credits, 10_000 - 20);
     receiver.inbox_wait("resume", 1).await;
-    first.running.shutdown().await;
+    first.shutdown().await;
 
     let second = Emu::start(&["--data-dir", &data, "--stage-delay-ms", "400"]).await;
     assert_eq!(second.get("/api/v1/generate/credit").await["data"], credits);
@@ -97,7 +97,7 @@ async fn a_restart_keeps_tasks_uploads_and_credits_and_resumes_callbacks() {
         )
         .await;
     assert_eq!(twice["code"], 200);
-    second.running.shutdown().await;
+    second.shutdown().await;
     let third = Emu::with(config(&["--data-dir", &data])).await;
     let again = third
         .post(
@@ -229,10 +229,11 @@ async fn retention_is_enforced_by_the_clock() {
     );
 }
 
-/// The emulator as a process of its own on `data`, and its music host's address.
+/// The emulator under test (either build) as a process of its own on `data`, and its music
+/// host's address.
 fn spawn_emulator(data: &str) -> (std::process::Child, String) {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tunesmith-emulator"))
+    let mut child = common::emulator_command()
         .args(["--data-dir", data, "--music-addr", "127.0.0.1:0"])
         .args(["--upload-addr", "127.0.0.1:0", "--api-key", KEY])
         .stdout(std::process::Stdio::piped())

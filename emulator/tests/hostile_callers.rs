@@ -55,7 +55,7 @@ async fn url_uploads_stay_away_from_the_emulator_and_local_addresses() {
     let emu = Emu::start(&[]).await;
     let admin = format!("{}/_emulator/requests", emu.music);
     let server = local_server(admin.clone()).await;
-    let port = emu.running.music_addr.port();
+    let port = emu.music_addr.port();
 
     for (url, rule) in [
         (admin.clone(), "url_emulator_route"),
@@ -140,7 +140,7 @@ async fn closed_within<R: AsyncReadExt + Unpin>(
 #[tokio::test]
 async fn a_client_trickling_its_header_is_cut_off() {
     let emu = Emu::start(&["--read-timeout-ms", "400"]).await;
-    for addr in [emu.running.music_addr, emu.running.upload_addr] {
+    for addr in [emu.music_addr, emu.upload_addr] {
         let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
         let (reader, mut writer) = stream.into_split();
         let trickle = tokio::spawn(async move {
@@ -166,7 +166,7 @@ async fn a_client_trickling_its_header_is_cut_off() {
 #[tokio::test]
 async fn a_client_stalling_in_its_body_is_answered_and_cut_off() {
     let emu = Emu::start(&["--read-timeout-ms", "400"]).await;
-    let mut stream = tokio::net::TcpStream::connect(emu.running.upload_addr)
+    let mut stream = tokio::net::TcpStream::connect(emu.upload_addr)
         .await
         .unwrap();
     let head = format!(

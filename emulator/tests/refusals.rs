@@ -87,7 +87,7 @@ async fn a_refused_large_stream_upload_keeps_its_code_and_retry_after() {
 async fn a_sender_that_writes_the_whole_body_first_still_reads_the_refusal() {
     let emu = Emu::start(&[]).await;
     for attempt in 0..5 {
-        let mut stream = tokio::net::TcpStream::connect(emu.running.upload_addr)
+        let mut stream = tokio::net::TcpStream::connect(emu.upload_addr)
             .await
             .unwrap();
         let boundary = "XyZzY";

@@ -208,7 +208,7 @@ async fn a_repeated_file_name_overwrites() {
 #[tokio::test]
 async fn traversal_is_refused_and_nothing_lands_outside() {
     let emu = Emu::start(&[]).await;
-    let outside = emu.running.data_dir.parent().unwrap().to_path_buf();
+    let outside = emu.data_dir.parent().unwrap().to_path_buf();
     let before = std::fs::read_dir(&outside).unwrap().count();
     let attempts: Vec<(&str, &str, &str)> = vec![
         ("../../etc", "", "a.txt"),
@@ -233,7 +233,7 @@ async fn traversal_is_refused_and_nothing_lands_outside() {
         }
     }
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), before);
-    let stored = files_under(&emu.running.data_dir.join("uploads"));
+    let stored = files_under(&emu.data_dir.join("uploads"));
     assert!(
         stored
             .iter()
@@ -290,10 +290,10 @@ async fn oversized_bodies_get_clean_answers_and_leave_nothing() {
     assert_eq!(status, 400);
     assert!(v["msg"].as_str().unwrap().contains("stream upload"));
 
-    let stored = files_under(&emu.running.data_dir.join("uploads"));
+    let stored = files_under(&emu.data_dir.join("uploads"));
     assert_eq!(stored.len(), 1, "only the small file: {stored:?}");
     assert!(
-        files_under(&emu.running.data_dir.join("tmp")).is_empty(),
+        files_under(&emu.data_dir.join("tmp")).is_empty(),
         "no temporary leftovers"
     );
     let (status, v) = stream(&emu, vec![], "", &[]).await;

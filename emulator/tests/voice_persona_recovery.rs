@@ -241,7 +241,7 @@ async fn personas_survive_a_restart() {
         .as_str()
         .expect("personaId")
         .to_owned();
-    first.running.shutdown().await;
+    first.shutdown().await;
 
     let second = Emu::start(&["--data-dir", &data, "--stage-delay-ms", "1"]).await;
     id(&second

@@ -1,21 +1,42 @@
-//! Shared test harness: an in-process emulator on ephemeral ports and a reqwest client for it.
+//! Shared test harness: an emulator on ephemeral ports and a reqwest client for it.
+//!
+//! By default the emulator runs in-process (the native build). With `TUNESMITH_EMULATOR_CMD` set
+//! to a command line (e.g. `node …/tunesmith/cli/tunesmith.js emulator`, the wasm build as
+//! `npx tunesmith emulator` runs it), each test starts that command instead, with the same flags
+//! and a data folder of its own, and reads its ready line: the same tests run against both builds.
+//! A test that checks what only the native build has starts with [`native_only`].
 #![allow(dead_code)]
 
+pub mod external;
 pub mod songs;
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::{Client, Response};
 use serde_json::{json, Value};
 use tunesmith_emulator::{start, Config, Running};
 
+#[allow(unused_imports)]
+pub use external::{emulator_command, native_only, ENV_CMD};
+
 pub const KEY: &str = "test-key";
 
 pub struct Emu {
-    pub running: Running,
     pub music: String,
     pub upload: String,
+    pub music_addr: SocketAddr,
+    pub upload_addr: SocketAddr,
+    /// The data folder, on either build.
+    pub data_dir: PathBuf,
     pub http: Client,
+    server: Server,
+}
+
+enum Server {
+    Native(Running),
+    External(external::Process),
 }
 
 /// Test settings plus a known key and faster callback retries; `extra` flags are applied on top.
@@ -31,12 +52,35 @@ impl Emu {
     }
 
     pub async fn with(config: Config) -> Emu {
+        if let Some(cmd) = external::command_line() {
+            let process = external::Process::start(&cmd, &config).await;
+            return Emu {
+                music: process.music.clone(),
+                upload: process.upload.clone(),
+                music_addr: external::addr_of(&process.music),
+                upload_addr: external::addr_of(&process.upload),
+                data_dir: process.data_dir.clone(),
+                http: Client::new(),
+                server: Server::External(process),
+            };
+        }
         let running = start(config).await.expect("emulator starts");
         Emu {
             music: running.music_url(),
             upload: running.upload_url(),
-            running,
+            music_addr: running.music_addr,
+            upload_addr: running.upload_addr,
+            data_dir: running.data_dir.clone(),
             http: Client::new(),
+            server: Server::Native(running),
+        }
+    }
+
+    /// Stops the emulator as SIGTERM does; its data folder stays for the next start.
+    pub async fn shutdown(self) {
+        match self.server {
+            Server::Native(running) => running.shutdown().await,
+            Server::External(process) => process.stop().await,
         }
     }
 

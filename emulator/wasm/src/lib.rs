@@ -32,7 +32,7 @@ fn set(obj: &Object, key: &str, value: &JsValue) {
 }
 
 /// Reads the emulator's flags as the binary does: `{ok: true, musicAddr, uploadAddr, dataDir,
-/// manualClock}` or `{ok: false, text, exitCode}` (help and version: 0, errors: 2), `text`
+/// manualClock, ..., maxUploadMb}` or `{ok: false, text, exitCode}` (help and version: 0, errors: 2), `text`
 /// being clap's own message.
 #[wasm_bindgen(js_name = parseFlags)]
 pub fn parse_flags(args: Vec<String>) -> JsValue {
@@ -50,6 +50,7 @@ pub fn parse_flags(args: Vec<String>) -> JsValue {
             set(&out, "usesDevKey", &c.api_keys.is_empty().into());
             set(&out, "readTimeoutMs", &(c.read_timeout_ms as f64).into());
             set(&out, "maxConnections", &(c.max_connections as f64).into());
+            set(&out, "maxUploadMb", &(c.max_upload_mb as f64).into());
         }
         Err(e) => {
             set(&out, "ok", &JsValue::FALSE);
