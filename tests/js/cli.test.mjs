@@ -118,7 +118,7 @@ const FAILURES = [
   { name: "an option without its value", args: ["generate", "--prompt"], code: 2, says: /--prompt needs a value/ },
   { name: "a command that does not exist", args: ["make-song"], code: 2, says: /unknown command make-song/ },
   { name: "a file that is not there", args: ["upload", "missing.wav"], code: 2, says: /cannot read missing\.wav: no such file/ },
-  { name: "a request breaking a rule", args: ["generate", ...SONG, "--prompt", "x".repeat(501)], code: 3, kind: "validation", field: "prompt" },
+  { name: "a request breaking a rule", args: ["generate", ...SONG, "--prompt", "x".repeat(3001)], code: 3, kind: "validation", field: "prompt" },
   { name: "a key the service refuses", env: { TUNESMITH_API_KEY: "not-the-key" }, args: ["credits"], code: 4, kind: "unauthorized" },
   { name: "no key at all", env: { TUNESMITH_API_KEY: "" }, args: ["generate", ...SONG], code: 4, kind: "unauthorized", hint: /set TUNESMITH_API_KEY/ },
   {

@@ -152,7 +152,7 @@ test("stdio: a bound the caller sets: waitSeconds 0 answers at once with the run
 
 test("stdio: the package's own validation refuses before anything is charged, naming the field", { skip }, async () => {
   const before = (await stdio.callTool({ name: "getCredits", arguments: {} })).structuredContent.credits;
-  const result = await stdio.callTool({ name: "generate", arguments: { ...SONG, prompt: "x".repeat(501) } });
+  const result = await stdio.callTool({ name: "generate", arguments: { ...SONG, prompt: "x".repeat(3001) } });
   assert.equal(result.isError, true);
   assert.match(text(result), /ValidationError \(validation, field prompt, rule max_length\)/);
   const misspelt = await stdio.callTool({ name: "generate", arguments: { ...SONG, promt: "typo" } });
