@@ -61,8 +61,11 @@ pub const WASM_BINDGEN_RELEASE_FLAGS: &[&str] =
 /// executor in place of wasm-bindgen-futures; 60,767 B on 2026-11-26, 61,221 B earlier that day,
 /// 66,054 B before the shipped module panicked by trapping, `-Cpanic=immediate-abort`; 68,922 B on
 /// the morning of 2026-11-25, 72,905 B the day before) plus 2 KB, so that growth is a decision; the
-/// goal is 48 KB + 2 KB (50_000), and this is lowered as the module shrinks.
-pub const SIZE_BUDGET_GZIP_BYTES: u64 = 57_200;
+/// goal is 48 KB + 2 KB (50_000), and this is lowered as the module shrinks. Raised by 1,131 B
+/// (57,200 -> 58,331) for issue 38's V6 rules, the module's cost of the new facts (57,166 B ->
+/// 58,297 B): generate's new fields and their mode, count and range rules with their messages, the
+/// open model list and the V6 limits wherever lyrics are taken.
+pub const SIZE_BUDGET_GZIP_BYTES: u64 = 58_331;
 
 /// The module with every feature, beside the browser entry's `tunesmith_bg.wasm` (see [`build`]).
 pub const FULL_WASM: &str = "tunesmith_full_bg.wasm";
