@@ -48,7 +48,7 @@ async fn sounds_play_the_requested_loop_and_call_back_like_music() {
         .collect();
     assert_eq!(kinds, ["text", "first", "complete"]);
     for (body, field) in [
-        (json!({"prompt": "p", "model": "V6"}), "model"),
+        (json!({"prompt": "p", "model": "V7_UNKNOWN"}), "model"),
         (
             json!({"prompt": "p", "model": "V5", "soundTempo": 301}),
             "soundTempo",
@@ -82,8 +82,8 @@ async fn replace_section_changes_only_the_window_and_refuses_bad_windows_first()
     let duration = track["duration"].as_f64().unwrap();
     for (start, end, words) in [
         (20.0, 10.0, "above"),
-        (10.0, 14.0, "6 to 60"),
-        (0.0, 61.0, "6 to 60"),
+        (10.0, 19.99, "at least 10"),
+        (0.0, 61.0, "within the track"),
         (10.0, 20.005, "0.01"),
         (0.0, (duration * 0.5 + 1.0).min(60.0), "half"),
     ] {
@@ -122,7 +122,7 @@ async fn replace_section_changes_only_the_window_and_refuses_bad_windows_first()
 
     // From an upload (with its model); an upload that cannot be fetched is 451.
     let url = upload(&emu, track["audioUrl"].as_str().unwrap(), "replace-src").await;
-    let mut body = request(2.0, 9.0);
+    let mut body = request(2.0, 12.5);
     body.as_object_mut().unwrap().remove("taskId");
     body.as_object_mut().unwrap().remove("audioId");
     body["uploadUrl"] = json!(url);
@@ -193,7 +193,7 @@ async fn a_mashup_holds_both_uploads() {
                    "prompt": "p", "callBackUrl": emu.inbox_url("mashup")}),
         )
         .await;
-    assert_eq!(e["code"], 400, "{e}");
+    assert_eq!(e["code"], 422, "mashup's own table (V6): {e}");
     assert!(e["msg"].as_str().unwrap().contains("uploadUrlList"));
 }
 

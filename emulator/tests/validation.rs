@@ -21,7 +21,7 @@ fn valid_value(rule: &FieldRule, emu: &Emu) -> Value {
             json!(if (min..=max).contains(&0.5) { 0.5 } else { min })
         }
         Kind::Integer { min, .. } => json!(min),
-        Kind::OneOf(values) => json!(values[0]),
+        Kind::OneOf(values) | Kind::Open(values) => json!(values[0]),
         Kind::Bool => json!(false),
         Kind::DirPath => json!("dir"),
         Kind::FileName => json!("f.txt"),
@@ -88,6 +88,12 @@ fn broken_values(rule: &FieldRule) -> Vec<(Value, bool)> {
             out.push((json!(1.5), false));
         }
         Kind::OneOf(_) => out.push((json!("NOT_IN_THE_ENUM"), false)),
+        // A model the service does not know: the client passes it on, the service refuses it.
+        Kind::Open(_) => {
+            out.push((json!("NOT_IN_THE_ENUM"), false));
+            out.push((json!(""), false));
+            out.push((json!(6), false));
+        }
         Kind::Bool => out.push((json!("true"), false)),
         Kind::DirPath => {
             out.push((json!("../escape"), false));
@@ -155,7 +161,7 @@ async fn send(emu: &Emu, op: Op, body: &Map<String, Value>) -> (i64, String) {
 
 fn expected(table: CodeTable, too_long: bool) -> i64 {
     match table {
-        CodeTable::Cover => 422,
+        CodeTable::Cover | CodeTable::Mashup => 422,
         CodeTable::Music if too_long => 413,
         _ => 400,
     }
@@ -327,4 +333,60 @@ async fn malformed_json_is_400_in_every_table() {
     let huge = json!({"prompt": "x".repeat(2 * 1024 * 1024)});
     let v = emu.post("/api/v1/generate", huge).await;
     assert_eq!(v["code"], 413, "oversized JSON gets a clean envelope");
+}
+
+/// The V6 rules that tie generate's fields together (issue 38), as the emulator enforces them
+/// with the protocol's rules: the other mode's fields, one input per mode, 10 references in all,
+/// and a model the service does not know (the client passes it on; the service refuses it, 400).
+#[tokio::test]
+async fn v6_generate_rules_over_http() {
+    let emu = Emu::start(&[]).await;
+    let cb = emu.inbox_url("v6");
+    let base = |custom: bool, extra: Value| {
+        let mut body =
+            json!({"customMode": custom, "instrumental": true, "model": "V6", "callBackUrl": cb});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let url = "https://example.com/r.png";
+    for (body, field) in [
+        (
+            base(false, json!({"prompt": "p", "duration": 30})),
+            "duration",
+        ),
+        (base(false, json!({"prompt": "p", "variety": 1})), "variety"),
+        (
+            base(true, json!({"style": "pop", "audioUrls": [url]})),
+            "audioUrls",
+        ),
+        (base(false, json!({})), "prompt"),
+        (base(true, json!({"title": "t"})), "style"),
+        (
+            base(
+                false,
+                json!({"imageUrls": vec![url; 5], "audioUrls": vec![url; 5], "style": "pop"}),
+            ),
+            "style",
+        ),
+        (
+            base(true, json!({"style": "pop", "model": "V7_UNKNOWN"})),
+            "model",
+        ),
+    ] {
+        let v = emu.post("/api/v1/generate", body.clone()).await;
+        assert_eq!(v["code"], 400, "{body}: {v}");
+        assert!(v["msg"].as_str().unwrap().contains(field), "{field}: {v}");
+    }
+    for body in [
+        base(false, json!({"style": "pop", "imageUrls": []})),
+        base(
+            true,
+            json!({"lyrics": "la", "duration": 40, "variety": 4, "model": "V4"}),
+        ),
+    ] {
+        let v = emu.post("/api/v1/generate", body.clone()).await;
+        assert_eq!(v["code"], 200, "{body}: {v}");
+    }
 }

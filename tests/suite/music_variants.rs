@@ -50,9 +50,9 @@ async fn sounds_follow_their_request_and_are_watched_like_music() {
     let last = events(&t, 1).await;
     assert!(last.iter().all(|e| prop_str(e, "family") == "music"));
 
-    // Sounds take V5 only, and a tempo of 1 to 300.
+    // Sounds take any model's name (V6 by default), and a tempo of 1 to 300.
     for (request, field, rule) in [
-        (json!({ "prompt": "p", "model": "V6" }), "model", "one_of"),
+        (json!({ "prompt": "p", "model": "" }), "model", "not_empty"),
         (
             json!({ "prompt": "p", "model": "V5", "soundTempo": 301 }),
             "soundTempo",
@@ -103,8 +103,7 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
     let before = stats(&t).await;
     for (start, end, field, rule) in [
         (20.0, 10.0, "infillEndS", "range"),
-        (10.0, 14.0, "infillEndS", "range"),
-        (0.0, 61.0, "infillEndS", "range"),
+        (10.0, 19.99, "infillEndS", "range"),
         (10.0, 20.005, "infillEndS", "step"),
     ] {
         let e = err(client.replace_section(request(start, end), None)).await;

@@ -249,9 +249,9 @@ async fn every_rule_is_refused_client_side_with_nothing_sent() {
         ),
         (
             "generate",
-            with(&generate, json!({ "model": "V3" })),
+            with(&generate, json!({ "model": "" })),
             "model",
-            "one_of",
+            "not_empty",
         ),
         (
             "uploadCover",
@@ -399,9 +399,11 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
     let t = tag("stated-rules");
     let client = client(&t);
     let cb = callback_url(&t);
-    let long = "p".repeat(1200);
+    let long = "p".repeat(3001);
+    let url = "https://example.com/r.png";
     let cases = [
-        // Non-custom mode: a prompt is required, at most 500 characters.
+        // Non-custom mode (V6): one input at least (the idea in `prompt`, references, style or
+        // lyrics); the prompt at most 3000 characters; custom mode's fields refused by name.
         (
             json!({ "customMode": false, "instrumental": false, "model": "V5", "callBackUrl": cb, "prompt": "" }),
             "prompt",
@@ -412,21 +414,41 @@ async fn the_public_documents_stated_rules_are_refused_before_anything_is_sent()
             "prompt",
             "max_length",
         ),
-        // Custom mode: style and title, and the lyrics unless instrumental.
         (
-            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb }),
+            json!({ "customMode": false, "instrumental": false, "model": "V6", "callBackUrl": cb, "prompt": "p", "duration": 30 }),
+            "duration",
+            "dependency",
+        ),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V6", "callBackUrl": cb, "imageUrls": [url, url, url, url, url, url] }),
+            "imageUrls",
+            "range",
+        ),
+        (
+            json!({ "customMode": false, "instrumental": false, "model": "V6", "callBackUrl": cb, "imageUrls": [url, url, url, url, url], "audioUrls": [url, url, url, url, url], "lyrics": "la" }),
+            "lyrics",
+            "range",
+        ),
+        // Custom mode (V6): one of style, lyrics or negativeTags; references refused.
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "title": "t" }),
             "style",
             "required",
         ),
         (
-            json!({ "customMode": true, "instrumental": true, "model": "V5", "callBackUrl": cb, "style": "jazz" }),
-            "title",
-            "required",
+            json!({ "customMode": true, "instrumental": true, "model": "V6", "callBackUrl": cb, "style": "jazz", "videoUrls": [url] }),
+            "videoUrls",
+            "dependency",
         ),
         (
-            json!({ "customMode": true, "instrumental": false, "model": "V5", "callBackUrl": cb, "style": "jazz", "title": "t" }),
-            "prompt",
-            "required",
+            json!({ "customMode": true, "instrumental": true, "model": "V6", "callBackUrl": cb, "style": "jazz", "duration": 361 }),
+            "duration",
+            "range",
+        ),
+        (
+            json!({ "customMode": true, "instrumental": true, "model": "V6", "callBackUrl": cb, "style": "jazz", "variety": 1.5 }),
+            "variety",
+            "integer",
         ),
         // The limits depend on the model: V4 titles are at most 80 characters.
         (
@@ -481,12 +503,12 @@ mod rust_face {
         let t = tag("rs-validation");
         let client = client(&t);
         let mut bad_model = generate_request(&t, "x");
-        bad_model.model = "V9".into();
+        bad_model.model = " ".into();
         let e = client.generate(&bad_model).await.unwrap_err();
         assert_eq!(e.kind(), ClientErrorKind::Validation, "{e:?}");
         assert_eq!(
             (e.field(), e.rule()),
-            (Some("model"), Some(RuleKind::OneOf))
+            (Some("model"), Some(RuleKind::NotEmpty))
         );
         let custom_without_prompt = ExtendRequest {
             default_param_flag: true,
