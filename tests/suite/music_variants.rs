@@ -120,7 +120,7 @@ async fn replace_section_regenerates_a_window_and_refuses_bad_windows_before_sen
     }
     assert_eq!(stats(&t).await, before, "refused windows reach nothing");
 
-    let record = ok(client.replace_section(request(4.0, 10.5), wait())).await;
+    let record = ok(client.replace_section(request(4.0, 14.0), wait())).await;
     assert_eq!(prop_str(&record, "state"), "succeeded", "{}", show(&record));
     assert!(tracks(&record).length() >= 1);
 
