@@ -8,6 +8,7 @@ pub mod lyrics;
 pub mod midi;
 pub mod music;
 pub mod recovery;
+pub mod references;
 pub mod video;
 pub mod vocal_separation;
 pub mod voice;

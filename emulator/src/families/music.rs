@@ -27,7 +27,12 @@ pub fn prepare(
     let p = task.param.clone();
     let mut title = text(&p, "title").map(str::to_owned);
     let mut tags = text(&p, "style").or(text(&p, "tags")).map(str::to_owned);
-    let mut prompt = text(&p, "prompt").or(text(&p, "lyrics")).map(str::to_owned);
+    // The words sung: a replaced section's whole song, else `lyrics` (which take priority over
+    // `prompt` since V6), else `prompt` (custom mode's lyrics before V6).
+    let mut prompt = text(&p, "fullLyrics")
+        .or(text(&p, "lyrics"))
+        .or(text(&p, "prompt"))
+        .map(str::to_owned);
     if let Some((parent, i)) = parent {
         let source = &parent.tracks[i];
         if text(&p, "model").is_some_and(|m| m != parent.model) {
@@ -80,8 +85,24 @@ pub fn prepare(
         for t in &mut task.tracks {
             t.seconds = sound_seconds(&p, t.seed);
         }
+    } else if let Some(seconds) = requested_seconds(&p) {
+        for t in &mut task.tracks {
+            t.seconds = seconds;
+        }
     }
     Ok(())
+}
+
+/// The length a request's `duration` asks for (V6, custom mode), in tenths of a second: a whole
+/// number of samples, so the audio made lasts exactly what the record says. The operations whose
+/// audio comes from their sources (covers, mashups) end up as long as their sources instead.
+fn requested_seconds(param: &serde_json::Map<String, Value>) -> Option<f64> {
+    let d = param.get("duration").and_then(Value::as_f64)?;
+    let (min, max) = (
+        tunesmith_protocol::endpoints::DURATION_MIN_S,
+        tunesmith_protocol::endpoints::DURATION_MAX_S,
+    );
+    (d.is_finite()).then(|| ((d.clamp(min, max) * 10.0).round()) / 10.0)
 }
 
 /// What a sounds request asks for: tempo (BPM), key and whether it loops.

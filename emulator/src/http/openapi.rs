@@ -11,6 +11,7 @@ use tunesmith_protocol::{CodeTable, Host, Method, Op};
 use crate::app::AppState;
 use crate::config::Config;
 use crate::core::cost::cost;
+use crate::families::references::{self, Reference};
 
 pub async fn serve(State(app): State<AppState>) -> Json<Value> {
     Json(app.openapi.clone())
@@ -25,12 +26,55 @@ fn codes(table: CodeTable) -> &'static [i64] {
     }
 }
 
-fn code_table(table: CodeTable) -> String {
+/// Codes an operation answers beyond its table's: 451 where it fetches files (generate's
+/// references, replace-section's upload), the service's code for files it could not download.
+fn extra_codes(op: Op) -> &'static [i64] {
+    match op {
+        Op::Generate | Op::ReplaceSection => &[451],
+        _ => &[],
+    }
+}
+
+fn code_table(op: Op, table: CodeTable) -> String {
     codes(table)
         .iter()
-        .map(|c| format!("{c} {}", meaning(table, *c)))
+        .chain(extra_codes(op).iter().filter(|c| !codes(table).contains(c)))
+        .map(|c| match *c {
+            451 => "451 a file of the request could not be fetched".to_owned(),
+            c => format!("{c} {}", meaning(table, c)),
+        })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// What generate does with its V6 fields, for the document: the references fetched and checked
+/// before anything is charged, the length `duration` gives, the words `lyrics` give.
+fn generate_notes() -> Value {
+    let list = |kind: Reference| {
+        let (min, max) = kind.seconds();
+        json!({
+            "takes": kind.what(),
+            "maxBytes": kind.max_bytes(),
+            "minSeconds": min,
+            "maxSeconds": max,
+        })
+    };
+    let mut refs = Map::new();
+    for (field, kind) in references::FIELDS {
+        refs.insert(field.to_owned(), list(kind));
+    }
+    json!({
+        "x-references": {
+            "lists": refs,
+            "checked": "Each URL is fetched (a file of the upload host, else downloaded under the URL rules of file-url-upload) before anything is charged. Its kind is judged by its first bytes, its length read from a WAV, MP4 or MOV header (other files are given the benefit of the doubt).",
+            "refusals": "451 when a file cannot be fetched; 400 (rule: type) for a file of the wrong kind; 413 (rule: max_size) for one too large; 400 (rule: range) for one too short or too long. The message names the list and the item (from 1).",
+        },
+        // Which fields each mode takes: the others are refused by name (the page hides them).
+        "x-customModeOnly": tunesmith_protocol::endpoints::CUSTOM_ONLY,
+        "x-nonCustomModeOnly": tunesmith_protocol::endpoints::NON_CUSTOM_ONLY,
+        "x-duration": "Custom mode: both tracks last `duration` seconds (to the tenth), as their records' `duration` and their WAV files say. Without it a track lasts 20 to 40 s.",
+        "x-lyrics": "The words sung, as timestamped lyrics return them spread over the track: `lyrics`, else `prompt`.",
+    })
 }
 
 fn operation(op: Op) -> Value {
@@ -64,14 +108,19 @@ fn operation(op: Op) -> Value {
     let description = if e.codes == CodeTable::Upload {
         format!(
             "HTTP status = body code. Body: {{success, code, msg, data?}}. Codes: {}",
-            code_table(e.codes)
+            code_table(op, e.codes)
         )
     } else {
         format!(
             "Always HTTP 200: read the body `code`. Body: {{code, msg, data}}. Codes: {}",
-            code_table(e.codes)
+            code_table(op, e.codes)
         )
     };
+    if op == Op::Generate {
+        if let (Some(o), Value::Object(notes)) = (o.as_object_mut(), generate_notes()) {
+            o.extend(notes);
+        }
+    }
     o["responses"] =
         json!({"200": {"description": description, "content": {"application/json": {}}}});
     o
@@ -125,7 +174,7 @@ pub fn document(config: &Config, music: &str, upload: &str) -> Value {
                 "`emulate:STATUS` in title/prompt/content (or any string field) forces an outcome; ",
                 "`emulate:skip-stages` completes in one stage; header X-Emulate-Code: N answers code N; ",
                 "X-Emulate-Retry-After: SECONDS sets Retry-After. Rate limit: --rate-limit per 10 s per key ",
-                "(430 music, 429 cover and upload, with Retry-After). Every response carries X-Request-Id."
+                "(430 music, 429 cover, mashup and upload, with Retry-After). Every response carries X-Request-Id."
             ),
         },
         "servers": [{"url": music, "description": "music host"}],
