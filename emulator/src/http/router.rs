@@ -1,10 +1,11 @@
 //! The two routers, each built in one function: every route of the host, its layers and fallbacks.
 
 use axum::extract::DefaultBodyLimit;
+use axum::handler::Handler;
 use axum::http::{HeaderName, Method, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, on, post, MethodFilter, MethodRouter};
 use axum::Router;
 use tower_http::cors::{AllowHeaders, Any, CorsLayer};
 use tunesmith_protocol::{CodeTable, Host, Op};
@@ -41,47 +42,81 @@ fn cors() -> CorsLayer {
         .max_age(std::time::Duration::from_secs(600))
 }
 
+/// The handler of an operation, on its row's method: a match with no wildcard arm, so that a new
+/// operation of the endpoint table does not compile until the emulator serves it. Where it is
+/// served (host and path) is its row's too.
+fn operation(op: Op, app: &AppState) -> MethodRouter<AppState> {
+    match op {
+        Op::Generate
+        | Op::Extend
+        | Op::UploadCover
+        | Op::UploadExtend
+        | Op::AddInstrumental
+        | Op::AddVocals
+        | Op::GenerateSounds
+        | Op::Mashup => on_row(op, music::create),
+        Op::BoostStyle => on_row(op, music::boost_style),
+        Op::GetTask => on_row(op, music::get_task),
+        Op::GetCredits => on_row(op, music::credits),
+        Op::GetTimestampedLyrics => on_row(op, music::timestamped_lyrics),
+        Op::ReplaceSection => on_row(op, music::replace_section),
+        Op::GenerateCover => on_row(op, cover::create),
+        Op::GetCover => on_row(op, cover::get),
+        Op::ConvertToWav => on_row(op, wav::create),
+        Op::GetWav => on_row(op, wav::get),
+        Op::GenerateLyrics => on_row(op, lyrics::create),
+        Op::GetLyrics => on_row(op, lyrics::get),
+        Op::SeparateVocals => on_row(op, vocal_separation::create),
+        Op::GetVocalSeparation => on_row(op, vocal_separation::get),
+        Op::GenerateVideo => on_row(op, video::create),
+        Op::GetVideo => on_row(op, video::get),
+        Op::GeneratePersona => on_row(op, persona::create),
+        Op::GenerateMidi => on_row(op, midi::create),
+        Op::GetMidi => on_row(op, midi::get),
+        Op::RecoverAudio => on_row(op, recovery::create),
+        Op::GetRecovery => on_row(op, recovery::get),
+        Op::ValidateVoice => on_row(op, voice::validate),
+        Op::GetVoiceValidation => on_row(op, voice::validate_info),
+        Op::RegenerateVoicePhrase => on_row(op, voice::regenerate),
+        Op::CreateVoice => on_row(op, voice::create),
+        Op::GetVoice => on_row(op, voice::get),
+        Op::CheckVoice => on_row(op, voice::check),
+        Op::UploadFromUrl => on_row(op, uploads::from_url),
+        Op::UploadStream => on_row(op, uploads::stream).layer(DefaultBodyLimit::max(
+            usize::try_from(stream_limit(app)).unwrap_or(usize::MAX),
+        )),
+        Op::UploadBase64 => {
+            on_row(op, uploads::base64).layer(DefaultBodyLimit::max(BASE64_BODY_LIMIT))
+        }
+    }
+}
+
+/// `handler` on the method of `op`'s row.
+fn on_row<H, T>(op: Op, handler: H) -> MethodRouter<AppState>
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    let filter = match op.endpoint().method {
+        tunesmith_protocol::Method::Get => MethodFilter::GET,
+        tunesmith_protocol::Method::Post => MethodFilter::POST,
+    };
+    on(filter, handler)
+}
+
+/// Every operation of `host` at its path (`segment` in place of `{svc}`).
+fn operations(app: &AppState, host: Host, segment: &str) -> Router<AppState> {
+    Op::ALL
+        .into_iter()
+        .filter(|op| op.endpoint().host == host)
+        .fold(Router::new(), |api, op| {
+            api.route(&op.path(segment), operation(op, app))
+        })
+}
+
 pub fn music_router(app: AppState) -> Router {
     let svc = app.config.service_segment.clone();
-    let p = |op: Op| op.path(&svc);
-    let api = Router::new()
-        .route(&p(Op::Generate), post(music::create))
-        .route(&p(Op::Extend), post(music::create))
-        .route(&p(Op::UploadCover), post(music::create))
-        .route(&p(Op::UploadExtend), post(music::create))
-        .route(&p(Op::AddInstrumental), post(music::create))
-        .route(&p(Op::AddVocals), post(music::create))
-        .route(&p(Op::BoostStyle), post(music::boost_style))
-        .route(&p(Op::GetTask), get(music::get_task))
-        .route(&p(Op::GetCredits), get(music::credits))
-        .route(
-            &p(Op::GetTimestampedLyrics),
-            post(music::timestamped_lyrics),
-        )
-        .route(&p(Op::GenerateCover), post(cover::create))
-        .route(&p(Op::GetCover), get(cover::get))
-        .route(&p(Op::ConvertToWav), post(wav::create))
-        .route(&p(Op::GetWav), get(wav::get))
-        .route(&p(Op::GenerateLyrics), post(lyrics::create))
-        .route(&p(Op::GetLyrics), get(lyrics::get))
-        .route(&p(Op::SeparateVocals), post(vocal_separation::create))
-        .route(&p(Op::GetVocalSeparation), get(vocal_separation::get))
-        .route(&p(Op::GenerateVideo), post(video::create))
-        .route(&p(Op::GetVideo), get(video::get))
-        .route(&p(Op::GenerateSounds), post(music::create))
-        .route(&p(Op::Mashup), post(music::create))
-        .route(&p(Op::ReplaceSection), post(music::replace_section))
-        .route(&p(Op::GeneratePersona), post(persona::create))
-        .route(&p(Op::GenerateMidi), post(midi::create))
-        .route(&p(Op::GetMidi), get(midi::get))
-        .route(&p(Op::RecoverAudio), post(recovery::create))
-        .route(&p(Op::GetRecovery), get(recovery::get))
-        .route(&p(Op::ValidateVoice), post(voice::validate))
-        .route(&p(Op::GetVoiceValidation), get(voice::validate_info))
-        .route(&p(Op::RegenerateVoicePhrase), post(voice::regenerate))
-        .route(&p(Op::CreateVoice), post(voice::create))
-        .route(&p(Op::GetVoice), get(voice::get))
-        .route(&p(Op::CheckVoice), post(voice::check))
+    let api = operations(&app, Host::Music, &svc)
         .route_layer(from_fn_with_state(app.clone(), gate::gate))
         .layer(DefaultBodyLimit::max(MUSIC_BODY_LIMIT));
     let mut router = Router::new()
@@ -122,19 +157,8 @@ pub fn music_router(app: AppState) -> Router {
 pub fn upload_router(app: AppState) -> Router {
     // What a refusal reads and discards at most: the largest body this host accepts.
     let largest_upload = stream_limit(&app).max(BASE64_BODY_LIMIT as u64) + MULTIPART_SLACK;
-    let api = Router::new()
-        .route(&Op::UploadFromUrl.path(""), post(uploads::from_url))
-        .route(
-            &Op::UploadStream.path(""),
-            post(uploads::stream).layer(DefaultBodyLimit::max(
-                usize::try_from(stream_limit(&app)).unwrap_or(usize::MAX),
-            )),
-        )
-        .route(
-            &Op::UploadBase64.path(""),
-            post(uploads::base64).layer(DefaultBodyLimit::max(BASE64_BODY_LIMIT)),
-        )
-        .route_layer(from_fn_with_state(app.clone(), gate::gate));
+    let api =
+        operations(&app, Host::Upload, "").route_layer(from_fn_with_state(app.clone(), gate::gate));
     Router::new()
         .merge(api)
         .route("/files/{*path}", get(uploads::serve_path))
