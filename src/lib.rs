@@ -304,10 +304,14 @@ fn op_named(name: &Arg) -> Result<Op, Error> {
 /// through `__call`, and the suites check that every operation of the table is reached.
 macro_rules! operations {
     ($( $(#[$meta:meta])* $name:ident => $op:expr; )*) => {
-        impl Client {
+        impl $crate::Client {
             $(
                 $(#[$meta])*
-                pub fn $name(&self, request: JsValue, options: Option<JsValue>) -> Promise {
+                pub fn $name(
+                    &self,
+                    request: ::wasm_bindgen::JsValue,
+                    options: Option<::wasm_bindgen::JsValue>,
+                ) -> ::js_sys::Promise {
                     self.run($op, request, options)
                 }
             )*
@@ -315,73 +319,5 @@ macro_rules! operations {
     };
 }
 
-operations! {
-    /// Generates music: 2 tracks from a prompt (or lyrics, style and title in custom mode).
-    generate => Op::Generate;
-    /// Extends a generated track from `continueAt` seconds (custom parameters) or with the source's own.
-    extend => Op::Extend;
-    /// Covers an uploaded audio in a new style.
-    upload_cover => Op::UploadCover;
-    /// Extends an uploaded audio.
-    upload_extend => Op::UploadExtend;
-    /// Generates an accompaniment for an uploaded vocal stem or melody.
-    add_instrumental => Op::AddInstrumental;
-    /// Layers generated vocals over an uploaded instrumental.
-    add_vocals => Op::AddVocals;
-    /// Boosts a style description (answers at once).
-    boost_style => Op::BoostStyle;
-    /// Status and tracks of a music task (generate, extend, covers and extensions of uploads, add-*).
-    get_task => Op::GetTask;
-    /// Remaining credits of the key.
-    get_credits => Op::GetCredits;
-    /// Generates cover images (normally 2) for a music task.
-    generate_cover => Op::GenerateCover;
-    /// Status and images of a cover task.
-    get_cover => Op::GetCover;
-    /// Converts a track to WAV.
-    convert_to_wav => Op::ConvertToWav;
-    /// Status and URL of a WAV conversion.
-    get_wav => Op::GetWav;
-    /// Writes lyrics from a prompt.
-    generate_lyrics => Op::GenerateLyrics;
-    /// Status and texts of a lyrics task.
-    get_lyrics => Op::GetLyrics;
-    /// Lyrics aligned to the audio, word by word (answers at once).
-    get_timestamped_lyrics => Op::GetTimestampedLyrics;
-    /// Separates vocals and instruments of a track into stems.
-    separate_vocals => Op::SeparateVocals;
-    /// Status and stems of a vocal separation.
-    get_vocal_separation => Op::GetVocalSeparation;
-    /// Makes a music video of a track.
-    generate_video => Op::GenerateVideo;
-    /// Status and URL of a music video.
-    get_video => Op::GetVideo;
-    /// Generates a sound or a seamless loop, with a tempo and a key.
-    generate_sounds => Op::GenerateSounds;
-    /// Regenerates a window of a track and keeps the rest.
-    replace_section => Op::ReplaceSection;
-    /// Mashes up two uploaded tracks into a new one.
-    mashup => Op::Mashup;
-    /// Makes a persona from a generated track (answers at once).
-    generate_persona => Op::GeneratePersona;
-    /// Transcribes a vocal separation's stems to MIDI notes.
-    generate_midi => Op::GenerateMidi;
-    /// Status and notes of a MIDI task.
-    get_midi => Op::GetMidi;
-    /// Fresh playable links for an old music task whose links expired.
-    recover_audio => Op::RecoverAudio;
-    /// Status and links of an audio recovery.
-    get_recovery => Op::GetRecovery;
-    /// Starts a custom voice: a phrase for the singer to record.
-    validate_voice => Op::ValidateVoice;
-    /// Status and phrase of a voice validation.
-    get_voice_validation => Op::GetVoiceValidation;
-    /// A new phrase for a voice validation.
-    regenerate_voice_phrase => Op::RegenerateVoicePhrase;
-    /// Creates the custom voice from the recorded phrase.
-    create_voice => Op::CreateVoice;
-    /// Status and id of a custom voice.
-    get_voice => Op::GetVoice;
-    /// Whether a custom voice can be used (answers at once).
-    check_voice => Op::CheckVoice;
-}
+// The rows: `generated.rs`, written by `cargo xtask codegen` from the endpoint table.
+mod generated;

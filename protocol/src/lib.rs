@@ -21,9 +21,9 @@ pub mod codes;
 mod docs;
 pub mod endpoints;
 pub mod family;
-pub mod media;
 #[cfg(feature = "json")]
 pub mod json_schema;
+pub mod media;
 pub mod num;
 pub mod op;
 pub mod pricing;

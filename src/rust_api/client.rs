@@ -172,7 +172,7 @@ impl Client {
 }
 
 /// The Rust face's method of each operation, from one line: its request struct in, its record
-/// out, its operation (each family's file holds its lines).
+/// out, its operation (`generated.rs` holds the lines, from the endpoint table).
 macro_rules! operations {
     ($($(#[$doc:meta])* $name:ident($($request:ty)?) -> $out:ty = $op:ident;)*) => {
         impl $crate::rust_api::Client {

@@ -60,18 +60,9 @@
 //! ```
 
 mod client;
-mod covers;
-mod lyrics;
-mod midi;
-mod music;
-mod personas;
-mod recovery;
-mod uploads;
-mod video;
-mod vocal_separation;
-mod voices;
+// One method per operation: written by `cargo xtask codegen` from the endpoint table.
+mod generated;
 mod waiters;
-mod wav;
 
 pub use crate::errors::Error;
 pub use client::{Client, ClientConfig};

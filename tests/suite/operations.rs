@@ -336,7 +336,7 @@ mod rust_face {
         let sounds = client
             .generate_sounds(&GenerateSoundsRequest {
                 prompt: "a drum loop".into(),
-                model: "V5".into(),
+                model: Some("V5".into()),
                 sound_loop: Some(true),
                 sound_tempo: Some(120),
                 sound_key: Some("C".into()),
@@ -398,7 +398,7 @@ mod rust_face {
         let refused = client
             .generate_sounds(&GenerateSoundsRequest {
                 prompt: "p".into(),
-                model: "V6".into(),
+                model: Some("V6".into()),
                 ..GenerateSoundsRequest::default()
             })
             .await

@@ -1,9 +1,10 @@
 //! `cargo xtask codegen`: writes what `protocol/` declares into the files that repeat it (the wire
-//! structs, the package's TypeScript, the package entries' export lists, the companion's routes,
+//! structs, the two faces' Rust methods, the package's TypeScript, the package entries' export lists, the companion's routes,
 //! the operation table of the MCP server and the CLI);
 //! `--check` (run by `cargo xtask test`) fails when a committed file differs from what the
 //! declarations say.
 
+mod faces;
 mod media;
 mod methods;
 mod operations;
@@ -20,6 +21,8 @@ pub fn outputs() -> Result<Vec<(&'static str, String)>> {
     let readme = std::fs::read_to_string(crate::root().join("README.md"))?;
     Ok(vec![
         ("protocol/src/wire/generated.rs", rustfmt(&rust::wire())?),
+        ("src/rust_api/generated.rs", rustfmt(&faces::rust_face()?)?),
+        ("src/generated.rs", rustfmt(&faces::js_face())?),
         ("src/ts/generated.d.ts", ts::declarations()),
         (
             "pkg-template/index.d.ts",

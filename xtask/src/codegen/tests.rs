@@ -148,3 +148,31 @@ fn the_push_waiter_reads_the_waiters_rules_from_protocol_not_a_copy() {
         assert!(push.contains(name), "push.js does not use {name}");
     }
 }
+
+#[test]
+fn every_operation_gets_a_method_on_both_rust_faces_from_the_table() {
+    let (rust, js) = (faces::rust_face().unwrap(), faces::js_face());
+    for op in Op::ALL {
+        let name = schema::snake_case(op.endpoint().name);
+        assert_eq!(
+            rust.contains(&format!("    {name}(")),
+            op != Op::UploadStream,
+            "{op:?} in the Rust face"
+        );
+        assert_eq!(
+            js.contains(&format!("    {name} => Op::{op:?};")),
+            !op.is_upload(),
+            "{op:?} in the JavaScript face's Rust methods"
+        );
+    }
+    // No hand-written list of operations is left beside them.
+    for rel in [
+        "src/lib.rs",
+        "src/rust_api/client.rs",
+        "src/rust_api/mod.rs",
+    ] {
+        let text = std::fs::read_to_string(crate::root().join(rel)).unwrap();
+        assert!(!text.contains("=> Op::GenerateMidi;"), "{rel}");
+        assert!(!text.contains("= GenerateMidi;"), "{rel}");
+    }
+}
