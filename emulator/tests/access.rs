@@ -461,6 +461,12 @@ impl FaultyCreate for Emu {
 /// service's 404 envelope, not the file server's bare HTTP 405 (which reads as a rate limit).
 #[tokio::test]
 async fn unknown_paths_answer_the_service_404_even_beside_the_page() {
+    if common::native_only(
+        "unknown_paths_answer_the_service_404_even_beside_the_page",
+        "--www (the demo page's file server) is the native binary's only",
+    ) {
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("tunesmith-www-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("index.html"), "<!doctype html><title>page</title>").unwrap();

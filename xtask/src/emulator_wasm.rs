@@ -48,3 +48,30 @@ pub fn build(pkg: &Path) -> Result<()> {
     println!("emulator wasm: {gz} B gzipped (pkg/emulator/, loaded only by `tunesmith/emulator`)");
     Ok(())
 }
+
+/// A project of its own (`target/npx-emulator/`) with the packed package `tarball` installed, as
+/// a user's `npx tunesmith emulator` finds it.
+pub fn npx_project(tarball: &Path) -> Result<std::path::PathBuf> {
+    let dir = crate::target_dir().join("npx-emulator");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("package.json"),
+        "{\"name\": \"npx-emulator\", \"private\": true, \"type\": \"module\"}\n",
+    )?;
+    proc::run(
+        Command::new("npm")
+            .args(["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline"])
+            .arg(tarball)
+            .current_dir(&dir),
+    )
+    .context("installing the packed package for `npx tunesmith emulator`")?;
+    Ok(dir)
+}
+
+/// The command line that runs the installed package's `tunesmith emulator` (what npx runs), for
+/// the emulator's test harness (`TUNESMITH_EMULATOR_CMD`).
+pub fn npx_command(project: &Path) -> String {
+    let cli = project.join("node_modules/tunesmith/cli/tunesmith.js");
+    format!("node {} emulator", cli.display())
+}

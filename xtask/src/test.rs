@@ -20,8 +20,8 @@ pub struct Options {
 }
 
 /// The stages, in the order they run; `--only` names them.
-const STAGES: [&str; 8] = [
-    "lint", "native", "wasm", "js", "e2e", "deploy", "users", "bench",
+const STAGES: [&str; 9] = [
+    "lint", "native", "wasm", "js", "e2e", "deploy", "users", "parity", "bench",
 ];
 
 /// Passed to every JS-level test and benchmark script (the wasm tests get the first four at
@@ -78,10 +78,10 @@ fn select(opts: &Options) -> Result<Vec<&'static str>> {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn install_tools(stages: &[&str]) -> Result<()> {
     let any = |wanted: &[&str]| stages.iter().any(|s| wanted.contains(s));
-    if any(&["lint", "wasm", "js", "e2e", "deploy", "users", "bench"]) {
+    if any(&["lint", "wasm", "js", "e2e", "deploy", "users", "parity", "bench"]) {
         toolchain::wasm_target()?;
     }
-    if any(&["wasm", "js", "e2e", "deploy", "users", "bench"]) {
+    if any(&["wasm", "js", "e2e", "deploy", "users", "parity", "bench"]) {
         toolchain::wasm_bindgen()?;
     }
     if any(&["js", "e2e", "deploy", "users", "bench"]) {
@@ -211,6 +211,9 @@ impl Ctx {
             // its test runner from npm and the package from its tarball, and tests against
             // `tunesmith/emulator` in-process.
             "users" => self.users(),
+            // The emulator's HTTP-level suites again, against its wasm build as
+            // `npx tunesmith emulator` runs it from the packed package (crate::emulator_wasm).
+            "parity" => self.parity(),
             // Every bench script once, small (`cargo lab bench` runs them at full size), so that a
             // benchmark that broke fails here, not at release: `bench/*.mjs` and each section's
             // `bench/<section>/*.mjs`; each file is one test of node's runner.
@@ -392,6 +395,29 @@ impl Ctx {
             Ok(())
         });
         every_ok(runs)
+    }
+
+    /// The emulator's HTTP-level suites (`emulator/tests/*.rs`) against the wasm build: the
+    /// package from `npm pack` installed into a project of its own, each test's emulator started
+    /// as `node …/tunesmith/cli/tunesmith.js emulator` (TUNESMITH_EMULATOR_CMD); the tests that
+    /// only the native build can pass are counted and listed with their reasons.
+    fn parity(&mut self) -> Result<()> {
+        let pkg_dir = self.package()?.dir.clone();
+        let project = crate::emulator_wasm::npx_project(&pack(&pkg_dir)?)?;
+        let log = crate::target_dir().join("parity-native-only.tsv");
+        let _ = std::fs::remove_file(&log);
+        let mut cmd = proc::cargo();
+        cmd.args(["test", "--no-fail-fast", "-p", "tunesmith-emulator", "--test", "*"])
+            .env("TUNESMITH_EMULATOR_CMD", crate::emulator_wasm::npx_command(&project))
+            .env("TUNESMITH_EMULATOR_NATIVE_ONLY_LOG", &log);
+        let output = self.count_run(cmd, "emulator wasm (npx)", 1, report::cargo_counts)?;
+        self.outputs.push(output);
+        let passed_over = std::fs::read_to_string(&log).unwrap_or_default();
+        println!("native-only: {} test(s) passed over on the wasm build", passed_over.lines().count());
+        for line in passed_over.lines() {
+            println!("  {}", line.replace('\t', ": "));
+        }
+        Ok(())
     }
 
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
@@ -577,7 +603,7 @@ mod tests {
             pick(Some(&["e2e", "lint"]), false).ok(),
             Some(vec!["lint", "e2e"])
         );
-        assert_eq!(pick(None, true).ok().map(|s| s.len()), Some(7));
+        assert_eq!(pick(None, true).ok().map(|s| s.len()), Some(8));
         assert!(pick(Some(&["lnt"]), false).is_err());
     }
 }

@@ -101,7 +101,10 @@ pub fn flags_of(config: &Config) -> Vec<String> {
     flag("rate-limit", rate_limit.to_string());
     flag("fault-rate", fault_rate.to_string());
     flag("callback-timeout-ms", callback_timeout_ms.to_string());
-    flag("callback-retry-delay-ms", callback_retry_delay_ms.to_string());
+    flag(
+        "callback-retry-delay-ms",
+        callback_retry_delay_ms.to_string(),
+    );
     flag("max-upload-mb", max_upload_mb.to_string());
     if let Some(dir) = www {
         flag("www", dir.display().to_string());
@@ -195,6 +198,10 @@ impl Process {
             data_dir,
             _temp: temp,
         }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// SIGTERM, then waits for the process to end (killed after 10 s).

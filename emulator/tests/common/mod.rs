@@ -64,6 +64,11 @@ impl Emu {
                 server: Server::External(process),
             };
         }
+        Self::native(config).await
+    }
+
+    /// The native build in-process, whatever `TUNESMITH_EMULATOR_CMD` says (to compare the two).
+    pub async fn native(config: Config) -> Emu {
         let running = start(config).await.expect("emulator starts");
         Emu {
             music: running.music_url(),
@@ -73,6 +78,14 @@ impl Emu {
             data_dir: running.data_dir.clone(),
             http: Client::new(),
             server: Server::Native(running),
+        }
+    }
+
+    /// The process serving the emulator (this one, in-process).
+    pub fn pid(&self) -> u32 {
+        match &self.server {
+            Server::Native(_) => std::process::id(),
+            Server::External(process) => process.pid(),
         }
     }
 
