@@ -49,7 +49,7 @@ const NOWHERE = "https://callback.invalid/tunesmith-cli";
 function help() {
   const lines = [
     "usage: tunesmith <operation> [argument] [--field value ...] [--wait] [--timeout S] [--out TEMPLATE] [--download] [--force] [--json]",
-    "       tunesmith upload <file> | status <taskId> [--wait] [--download] | credits | schema <operation> | help <operation> | mcp",
+    "       tunesmith upload <file> | status <taskId> [--wait] [--download] | credits | schema <operation> | help <operation> | mcp | demo",
     "",
     "Every --field is a field of the operation's request (`tunesmith schema <operation>` lists them); booleans take",
     "--flag, --no-flag or --flag=false. --wait follows a started task to its end; --out saves its files by template",
@@ -210,6 +210,11 @@ async function main(argv) {
     // The emulator's wasm build on two ports, with the native binary's flags: cli/emulator.js.
     const { runEmulator } = await import("./emulator.js");
     return runEmulator(rest);
+  }
+  if (command === "demo") {
+    // The demo as a static site (site/), served on a local port: cli/demo.js.
+    const { runDemo } = await import("./demo.js");
+    return runDemo(rest);
   }
   if (command === "schema") {
     const op = rest[0] && findOperation(rest[0]);
