@@ -362,3 +362,47 @@ async fn a_replaced_window_is_at_least_10_s_and_at_most_half_the_track() {
     let rec = music_done(&emu, v["data"]["taskId"].as_str().unwrap()).await;
     assert_eq!(rec["response"]["sunoData"][0]["duration"], 30.0);
 }
+
+#[tokio::test]
+async fn the_openapi_document_shows_the_v6_fields_and_checks() {
+    let emu = Emu::start(&[]).await;
+    let doc = emu.get("/openapi.json").await;
+    let generate = &doc["paths"]["/api/v1/generate"]["post"];
+    let props = &generate["requestBody"]["content"]["application/json"]["schema"]["properties"];
+    for name in [
+        "lyrics",
+        "duration",
+        "variety",
+        "imageUrls",
+        "videoUrls",
+        "audioUrls",
+    ] {
+        assert!(props[name].is_object(), "{name}: {props}");
+    }
+    assert_eq!(props["duration"]["minimum"], 10.0);
+    assert_eq!(props["duration"]["maximum"], 360.0);
+    let refs = &generate["x-references"]["lists"];
+    assert_eq!(refs["imageUrls"]["maxBytes"], 10 * 1024 * 1024);
+    assert_eq!(refs["videoUrls"]["maxSeconds"], 241.0);
+    assert_eq!(refs["audioUrls"]["minSeconds"], 6.0);
+    assert_eq!(refs["audioUrls"]["maxBytes"], 500 * 1024 * 1024);
+    assert_eq!(
+        generate["x-nonCustomModeOnly"],
+        json!(["imageUrls", "videoUrls", "audioUrls"])
+    );
+    assert!(generate["x-customModeOnly"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("duration")));
+    let codes = generate["responses"]["200"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(codes.contains("451"), "{codes}");
+    let mashup = doc["paths"]["/api/v1/generate/mashup"]["post"]["responses"]["200"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(
+        mashup.contains("402 ") && mashup.contains("429 "),
+        "{mashup}"
+    );
+}
