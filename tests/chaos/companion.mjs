@@ -436,6 +436,7 @@ if (REDIS) {
   let reportedTwice = 0;
   let lostOnB = 0;
   let skippedOnA = 0;
+  const stagesOnB = {};
   let pages = 0;
   for (let round = 0; round < rounds; round++) {
     // Tasks created first (a create cut by the kill is the caller's NetworkError, by design: it is
@@ -467,15 +468,17 @@ if (REDIS) {
       pages++;
       if (!page.final || page.stages.at(-1) !== "complete") missedFinal++;
       if (new Set(page.stages).size !== page.stages.length) reportedTwice++;
-      const full = JSON.stringify(page.stages) === JSON.stringify(["text", "first", "complete"]);
+      // `pending` is reported too when a page sees the task before its first stage (as polling does).
+      const full = JSON.stringify(page.stages.filter((s) => s !== "pending")) === JSON.stringify(["text", "first", "complete"]);
       if (!full && page.who === "b") lostOnB++;
+      if (page.who === "b") stagesOnB[JSON.stringify(page.stages)] = (stagesOnB[JSON.stringify(page.stages)] ?? 0) + 1;
       if (!full && page.who === "a") skippedOnA++;
     }
   }
   await a.kill();
   await b.kill();
   seen.push(a.output.join(""), b.output.join(""));
-  Object.assign(figures, { killRounds: rounds, pagesWaiting: pages, intermediateStagesSkippedOnKilledInstance: skippedOnA });
+  Object.assign(figures, { killRounds: rounds, pagesWaiting: pages, intermediateStagesSkippedOnKilledInstance: skippedOnA, stagesOnTheOtherInstance: stagesOnB });
   goals.pagesThatMissedTheFinalStage = goal(missedFinal, 0);
   goals.pagesWithAStageTwice = goal(reportedTwice, 0);
   goals.pagesOnTheOtherInstanceThatLostAStage = goal(lostOnB, 0);
