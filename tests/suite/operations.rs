@@ -394,11 +394,12 @@ mod rust_face {
             music.response.suno_data.len()
         );
 
-        // Refused before sending: a MIDI of no task, a sounds model other than V5.
+        // Refused before sending: a sounds model that is empty (a model name is an open list
+        // since V6: an unknown one goes on to the service).
         let refused = client
             .generate_sounds(&GenerateSoundsRequest {
                 prompt: "p".into(),
-                model: Some("V6".into()),
+                model: Some(" ".into()),
                 ..GenerateSoundsRequest::default()
             })
             .await
