@@ -1,5 +1,6 @@
 //! PNG covers: two painted styles (landscape, rings) from a seed.
 
+use super::math;
 use std::f32::consts::PI;
 use std::f32::consts::TAU;
 
@@ -134,7 +135,7 @@ pub(super) fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
         for x in 0..SIZE {
             let xf = x as f32;
             if let Some(r) = ridges.get_mut(l * SIZE + x) {
-                *r = base + a1 * (xf * f1 + p1).sin() + a2 * (xf * f2 + p2).sin();
+                *r = base + a1 * math::sin(xf * f1 + p1) + a2 * math::sin(xf * f2 + p2);
             }
         }
         let depth = l as f32 / (layers - 1) as f32;
@@ -162,7 +163,7 @@ pub(super) fn paint_landscape(rng: &mut Rng, img: &mut [u8]) {
             c = add(
                 c,
                 sun_top,
-                0.28 * (-(d - sun_r).max(0.0) / (sun_r * 0.7)).exp(),
+                0.28 * math::exp(-(d - sun_r).max(0.0) / (sun_r * 0.7)),
             );
             let mut sun = coverage(d - sun_r);
             if slats && yf > sun_y {
@@ -234,8 +235,9 @@ pub(super) fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
     let heights: Vec<f32> = (0..bars)
         .map(|i| {
             let u = (i as f32 + 0.5) / bars as f32;
-            let envelope = (PI * u).sin().powf(0.8);
-            let wave = 0.55 + 0.25 * (TAU * w1 * u + ph).sin() + 0.2 * (TAU * w2 * u).sin().abs();
+            let envelope = math::powf(math::sin(PI * u), 0.8);
+            let wave =
+                0.55 + 0.25 * math::sin(TAU * w1 * u + ph) + 0.2 * math::sin(TAU * w2 * u).abs();
             (8.0 + 120.0 * envelope * wave * (0.7 + 0.3 * rng.unit())).max(bar_w)
         })
         .collect();
@@ -263,7 +265,7 @@ pub(super) fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
             if d < max_r + spacing {
                 let k = (d / spacing).round();
                 let line = (d - k * spacing).abs() - ring_w * 0.5;
-                let ang = (dy.atan2(dx) / TAU).rem_euclid(1.0);
+                let ang = (math::atan2(dy, dx) / TAU).rem_euclid(1.0);
                 if let Some(&(count, rot, gap)) = arcs.get(k as usize) {
                     let a = (ang * count + rot).fract();
                     let arc_edge = (a - gap).min(1.0 - a) * TAU * d / count;
@@ -271,7 +273,7 @@ pub(super) fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
                         * coverage(-arc_edge)
                         * (1.0 - smooth01((d - max_r * 0.55) / (max_r * 0.45)));
                     if cov > 0.0 && k > 0.0 {
-                        let col = mix(c_a, c_b, 0.5 + 0.5 * (ang * TAU + k * 0.4).sin());
+                        let col = mix(c_a, c_b, 0.5 + 0.5 * math::sin(ang * TAU + k * 0.4));
                         c = mix(c, col, cov * 0.85);
                     }
                 }
@@ -289,7 +291,7 @@ pub(super) fn paint_rings(rng: &mut Rng, img: &mut [u8]) {
                 let bx = x0 + (j + 0.5) * pitch;
                 let sd = round_box(xf - bx, yf - bar_y, bar_w * 0.5, h * 0.5, bar_w * 0.5);
                 let col = mix(c_a, c_b, (j + 0.5) / bars as f32);
-                glow = glow.max((-sd.max(0.0) / 10.0).exp() * 0.35);
+                glow = glow.max(math::exp(-sd.max(0.0) / 10.0) * 0.35);
                 let cov = coverage(sd);
                 if cov > 0.0 {
                     let sheen = 0.85 + 0.15 * (1.0 - ((yf - bar_y) / (h * 0.5)).abs());

@@ -1,6 +1,7 @@
 //! Mashup and splicing: uploads mixed into one track, and a window of a track regenerated.
 
 use super::format::{MAX_PROCESS_SECONDS, MAX_SOURCE_SECONDS, PEAK, RATE};
+use super::math;
 use super::render::{normalize, render_voices};
 use super::wav::{decode, resample, scaled_len, write_i16, write_wav, Pcm};
 
@@ -84,7 +85,7 @@ pub fn replace_window(source_wav: &[u8], start_s: f64, end_s: f64, seed: u64) ->
             // 0 at the window's first and last frame, 1 in its middle: the edges stay the
             // source's own samples and the seams are as smooth as the source.
             let w = (i.min(n - 1 - i) as f32 / fade as f32).min(1.0);
-            let w = 0.5 - 0.5 * (std::f32::consts::PI * w).cos();
+            let w = 0.5 - 0.5 * math::cos(std::f32::consts::PI * w);
             for c in 0..ch {
                 if let Some(s) = data.get_mut((a + i) * ch + c) {
                     *s = (1.0 - w) * *s + w * f * gain;

@@ -11,6 +11,7 @@ mod cover;
 mod flac;
 mod format;
 mod h264;
+mod math;
 mod mix;
 mod mp4;
 mod oscillators;

@@ -1,5 +1,6 @@
 //! Oscillators: precomputed single-cycle wavetables and the phase arithmetic that reads them.
 
+use super::math;
 use std::f32::consts::TAU;
 use std::sync::OnceLock;
 
@@ -26,7 +27,7 @@ pub(super) fn tables() -> &'static Tables {
             (0..=TABLE_LEN)
                 .map(|i| {
                     let x = i as f32 / TABLE_LEN as f32 * TAU;
-                    partials.iter().map(|&(h, a)| a * (h * x).sin()).sum()
+                    partials.iter().map(|&(h, a)| a * math::sin(h * x)).sum()
                 })
                 .collect()
         };
@@ -61,10 +62,10 @@ pub(super) fn advance(phase: &mut f32, inc: f32) {
 }
 
 pub(super) fn midi_to_hz(m: f32) -> f32 {
-    440.0 * 2f32.powf((m - 69.0) / 12.0)
+    440.0 * math::powf(2.0, (m - 69.0) / 12.0)
 }
 
 /// Per-sample multiplier giving an exponential decay with time constant `tau` seconds.
 pub(super) fn decay_factor(tau: f32) -> f32 {
-    (-1.0 / (tau * RATE_F)).exp()
+    math::exp(-1.0 / (tau * RATE_F))
 }

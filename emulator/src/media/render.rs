@@ -1,5 +1,6 @@
 //! Rendering: notes become samples (voices, envelopes), then DC blocking, fades and normalization.
 
+use super::math;
 use std::f32::consts::PI;
 use std::f32::consts::TAU;
 
@@ -103,7 +104,7 @@ pub(super) fn render_note(note: &Note, out: &mut [f32], tabs: &Tables) {
                 Voice::Hat => (0.022, 6000.0, 0.075, 0.0),
                 _ => (0.08, 6000.0, 0.06, 0.0),
             };
-            let a_hp = 1.0 - (-TAU * cutoff / RATE_F).exp();
+            let a_hp = 1.0 - math::exp(-TAU * cutoff / RATE_F);
             let k = decay_factor(tau);
             let kb = decay_factor(0.04);
             let fade = 0.01 * RATE_F;
@@ -195,10 +196,10 @@ pub(super) fn apply_fades(buf: &mut [f32], fade_in: f32, fade_out: f32) {
     let fi = ((fade_in * RATE_F) as usize).min(n);
     let fo = ((fade_out * RATE_F) as usize).min(n);
     for (i, s) in buf.iter_mut().enumerate().take(fi) {
-        *s *= 0.5 - 0.5 * (PI * i as f32 / fi as f32).cos();
+        *s *= 0.5 - 0.5 * math::cos(PI * i as f32 / fi as f32);
     }
     for (j, s) in buf.iter_mut().rev().enumerate().take(fo) {
-        *s *= 0.5 - 0.5 * (PI * j as f32 / fo as f32).cos();
+        *s *= 0.5 - 0.5 * math::cos(PI * j as f32 / fo as f32);
     }
 }
 
