@@ -1,10 +1,11 @@
 // The studio's flows end to end in headless Chromium, each from a musician's click to something
-// heard or seen: stems separated and each one playing; the MIDI of a stem drawn as a piano roll
-// and played along; a section of the track's waveform selected, a too-short window refused before
-// anything is sent, a 7 s window replaced and the result playing; timed lyrics lit word by word
-// as the track plays; the music video; a persona, then a song sung with it; a looped sound at a
-// tempo and key; a mashup of two uploads; fresh links for an older song. Screenshots go to
-// target/e2e-screenshots/flows-*.png.
+// heard or seen: stems separated and each one playing; the MIDI of a stem drawn as a piano roll and
+// played along; a section of the track's waveform selected, a too-short window refused before
+// anything is sent, a 7 s window replaced and the result playing; timed lyrics lit word by word as
+// the track plays (the song's own lyrics, sent with a length in custom mode); the music video; a
+// persona, then a song sung with it; a looped sound at a tempo and key; a mashup of two uploads;
+// fresh links for an older song. generate's references of non-custom mode, a wrong one refused at
+// its field. Screenshots go to target/e2e-screenshots/flows-*.png.
 import { join } from "node:path";
 import { SCREENSHOTS, assert, demoSite, ensureTools, runTests, studioPage, test, writeFile } from "./_lib.mjs";
 
@@ -102,20 +103,38 @@ async function eachPlays(selector) {
   return results.length;
 }
 
+const LYRICS = "Neon rain on the window\nWe drive until the morning\nEvery light a promise\nEvery road a song\nHold on, hold on\nThe city hums along";
+const REFERENCES = ["imageUrls", "videoUrls", "audioUrls"];
+const isShown = (name) => page.isVisible(`#op-form [data-field=${name}]`);
+
 let songId;
-test("a song to work on: custom mode with lyrics, followed to the end; the studio offers its tracks", async () => {
+test("a song to work on: custom mode with lyrics and a length (V6), followed to the end; the studio offers its tracks", async () => {
   await page.goto(`${emu.music}/?key=${emu.key}`);
   await page.waitForSelector("body[data-ready=true]");
   await page.waitForSelector("#conn[data-state=ok]", { timeout: 15000 });
   await page.click('#ops label:text-is("Generate")');
   await page.check("#op-form [name=customMode]");
-  await page.fill("#op-form [name=prompt]", "Neon rain on the window\nWe drive until the morning\nEvery light a promise\nEvery road a song\nHold on, hold on\nThe city hums along");
+  // Custom mode takes lyrics and a length; the references are of the other mode, hidden.
+  for (const name of ["lyrics", "duration"]) assert(await isShown(name), `${name} shown in custom mode`);
+  for (const name of REFERENCES) assert(!(await isShown(name)), `${name} hidden in custom mode`);
+  await page.fill("#op-form [name=prompt]", "");
+  await page.fill("#op-form [name=lyrics]", LYRICS);
+  await page.fill("#op-form [name=duration]", "30");
   await page.fill("#op-form [name=style]", "synthwave, warm pads, female vocals");
   await page.fill("#op-form [name=title]", "Neon rain");
+  assert(/lyrics: "Neon rain/.test(await page.textContent("#code")) && /duration: 30/.test(await page.textContent("#code")), "the sample shows them");
   await page.click("#go");
   songId = await waitNewTaskComplete("");
+  const rec = await record("/api/v1/generate/record-info", songId);
+  const param = JSON.parse(rec.param);
+  assert(param.lyrics === LYRICS && param.duration === 30 && !REFERENCES.some((n) => n in param), `sent: ${rec.param}`);
+  const lengths = rec.response.sunoData.map((t) => t.duration);
+  assert(lengths.length === 2 && lengths.every((d) => d === 30), `tracks of the length asked: ${lengths}`);
   const options = await page.$$eval("#studio-track option", (os) => os.map((o) => o.value).filter(Boolean));
   assert(options.length === 2, `the studio offers the song's two tracks: ${options}`);
+  // The next songs (the persona's) sing their prompt: no lyrics or length left over.
+  await page.fill("#op-form [name=lyrics]", "");
+  await page.fill("#op-form [name=duration]", "");
 });
 
 flow("stems: split_stem separates the track into stems, each with a player that plays, at the price shown", async () => {
@@ -182,6 +201,9 @@ flow("timed lyrics: the word being sung is highlighted as the track plays", asyn
   await page.click("#karaoke-go");
   await until(() => document.querySelector("#karaoke-words .word"), null, 15000);
   const starts = await page.$$eval("#karaoke-words .word", (ws) => ws.map((w) => Number(w.dataset.start)));
+  // The words are the lyrics the song was made with.
+  const words = await page.$$eval("#karaoke-words .word", (ws) => ws.map((w) => w.textContent));
+  assert(words.join(" ") === LYRICS.split(/\s+/).join(" "), `the song's lyrics: ${words.join(" ")}`);
   assert(starts.length >= 5, `words: ${starts.length}`);
   await page.$eval("#karaoke-audio", (a, t) => { a.muted = true; a.currentTime = t; return a.play(); }, starts[2] + 0.05);
   await page.waitForFunction(() => Number(document.querySelector("#karaoke-words .word.now")?.dataset.i) >= 2, null, { timeout: 10000 });
@@ -426,6 +448,34 @@ flow("the studio on a phone: no horizontal scroll", async () => {
   await page.locator("#studio").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(SCREENSHOTS, "flows-10-phone.png") });
   await page.setViewportSize({ width: 1360, height: 900 });
+});
+
+flow("generate's references (V6): of non-custom mode only, sent as lists; a file of the wrong kind refused at its field", async () => {
+  await page.click('#ops label:text-is("Generate")');
+  await page.uncheck("#op-form [name=customMode]");
+  for (const name of REFERENCES) assert(await isShown(name), `${name} shown in non-custom mode`);
+  // The persona's song left its persona here: of custom mode too.
+  for (const name of ["duration", "styleWeight", "personaId"]) assert(!(await isShown(name)), `${name} hidden in non-custom mode`);
+  const track = (await record("/api/v1/generate/record-info", songId)).response.sunoData[0];
+  await page.fill("#op-form [name=prompt]", "A song after this picture");
+  await page.fill("#op-form [name=lyrics]", "");
+  // A track's audio is no image: the service's refusal shows at the field, in its words.
+  await page.fill("#op-form [name=imageUrls]", track.audioUrl);
+  await page.click("#go");
+  await page.waitForFunction(() => document.querySelector("#err-imageUrls")?.textContent || document.querySelector(".alert"), null, { timeout: 15000 });
+  const said = await page.textContent("#err-imageUrls");
+  const alert = await page.$(".alert");
+  assert(/must be an image/.test(said) && !alert, `the refusal at the field: ${said}; elsewhere: ${alert && (await alert.innerText())}`);
+  await page.screenshot({ path: join(SCREENSHOTS, "flows-references-refused.png") });
+  // Its cover is one: sent as a list of one URL, nothing of custom mode with it.
+  await page.fill("#op-form [name=imageUrls]", `${track.imageUrl}\n`);
+  assert(/imageUrls: \[/.test(await page.textContent("#code")), "the sample sends a list");
+  const before = await page.textContent("#task-id");
+  await page.click("#go");
+  const id = await waitNewTaskComplete(before);
+  const param = JSON.parse((await record("/api/v1/generate/record-info", id)).param);
+  assert(JSON.stringify(param.imageUrls) === JSON.stringify([track.imageUrl]), `sent: ${JSON.stringify(param)}`);
+  assert(!["duration", "styleWeight", "personaId"].some((n) => n in param) && param.customMode === false, `no custom field: ${JSON.stringify(param)}`);
 });
 
 test("no console errors", async () => {

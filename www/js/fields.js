@@ -10,6 +10,7 @@ export const labelFor = (op, name) => op.labels?.[name] ?? LABELS[name] ?? space
 function widget(op, f) {
   if (op.source === "track" && f.name === "audioId") return "track";
   if (f.type === "boolean") return "checkbox";
+  if (f.type === "array") return "list";
   if (f.enum) return "select";
   if ((f.type === "number" || f.type === "integer") && f.maximum - f.minimum <= 1) return "slider";
   if (f.type === "integer" && f.maximum - f.minimum <= 10) return "steps";
@@ -50,6 +51,9 @@ function control(op, f, kind, id) {
       return el("select", common);
     case "textarea":
       return el("textarea", { ...common, rows: 3, value: start ?? "" });
+    case "list":
+      // A list of URLs, one a line (forms.js sends them as an array).
+      return el("textarea", { ...common, rows: 2, value: start ?? "", placeholder: "https://…  (one URL a line)", dataset: { ...common.dataset, list: "" } });
     default:
       return el("input", { ...common, type: "text", value: start ?? "" });
   }
@@ -60,7 +64,7 @@ function control(op, f, kind, id) {
  * switches, what is written (required first), the choices, then the sliders; within a group, the
  * order of the page's labels.
  */
-const GROUPS = { track: 0, checkbox: 1, textarea: 2, text: 2, number: 2, select: 3, steps: 3, slider: 4 };
+const GROUPS = { track: 0, checkbox: 1, textarea: 2, text: 2, number: 2, list: 2, select: 3, steps: 3, slider: 4 };
 const LABEL_ORDER = Object.keys(LABELS);
 function rank(op, f) {
   const at = LABEL_ORDER.indexOf(f.name);
@@ -110,6 +114,6 @@ export function field(op, f, onBoost, prefix = "") {
     button.addEventListener("click", () => onBoost(input, button));
     row.append(button);
   }
-  const wide = kind === "textarea" || kind === "track" || op.boost?.includes(f.name);
+  const wide = kind === "textarea" || kind === "list" || kind === "track" || op.boost?.includes(f.name);
   return el("div", { className: `field${wide ? " wide" : ""}${kind === "slider" ? " slider" : ""}`, dataset: { field: f.name } }, labelEl, row, hint, error);
 }

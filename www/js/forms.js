@@ -54,6 +54,7 @@ function render() {
     else input.value = value;
     input.dispatchEvent(new Event("input"));
   }
+  showMode();
   $("#go").textContent = op.label;
   const credits = op.described.credits;
   $("#cost").textContent = [
@@ -64,6 +65,28 @@ function render() {
   ].filter(Boolean).join(" · ");
   updateCode();
 }
+
+/** The wrapper of field `name` in the form on show. */
+const fieldBox = (name) => form().querySelector(`[data-field="${CSS.escape(name)}"]`);
+
+/**
+ * Shows only the fields of the mode chosen (generate's `customMode`): the other mode's are
+ * hidden, and not sent, since the service refuses them by name.
+ */
+function showMode() {
+  const op = current();
+  const mode = form().elements.customMode;
+  if (!op || mode?.type !== "checkbox") return;
+  const custom = mode.checked;
+  for (const name of op.described.customOnly) fieldBox(name)?.toggleAttribute("hidden", !custom);
+  for (const name of op.described.nonCustomOnly) fieldBox(name)?.toggleAttribute("hidden", custom);
+}
+
+/** Whether field `name` is shown (not of the mode that is off). */
+const isShown = (name) => !fieldBox(name)?.hidden;
+
+/** A list field's value: its non-empty lines. */
+const lines = (text) => text.split("\n").map((l) => l.trim()).filter(Boolean);
 
 function saveDraft() {
   const op = current();
@@ -99,8 +122,12 @@ function collect() {
   if (op.source === "upload" && state.upload) request.uploadUrl = state.upload.downloadUrl;
   for (const f of op.described.fields) {
     const input = form().elements[f.name];
-    if (!input) continue;
+    if (!input || !isShown(f.name)) continue;
     if (input.type === "checkbox") request[f.name] = input.checked;
+    else if (f.type === "array") {
+      const urls = lines(input.value);
+      if (urls.length) request[f.name] = urls;
+    }
     else if (f.type === "number" || f.type === "integer") {
       if (input.value !== "") request[f.name] = Number(input.value);
     } else {
@@ -235,9 +262,13 @@ export function initForms() {
   clearErrorsOnEdit(f);
   f.addEventListener("input", (event) => {
     if (event.target.name === "audioId") fitSource();
+    if (event.target.name === "customMode") showMode();
     updateCode();
   });
-  f.addEventListener("change", updateCode);
+  f.addEventListener("change", (event) => {
+    if (event.target.name === "customMode") showMode();
+    updateCode();
+  });
   f.addEventListener("submit", (event) => {
     event.preventDefault();
     submit();

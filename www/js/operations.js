@@ -8,6 +8,10 @@ export const LABELS = {
   negativeTags: "Leave out",
   tags: "Style, mood and instruments",
   lyrics: "Lyrics",
+  duration: "Length (seconds)",
+  imageUrls: "Reference images",
+  videoUrls: "Reference video",
+  audioUrls: "Reference audio",
   prompt: "What the song is about",
   style: "Style",
   variety: "Variety",
@@ -90,8 +94,11 @@ export const OPERATIONS = [
   {
     name: "generate", label: "Generate", source: null,
     values: { prompt: "A lazy summer afternoon, lo-fi, vinyl crackle, soft Rhodes", customMode: false, instrumental: false },
-    wide: ["prompt"], boost: ["style"],
-    labels: { prompt: "Describe the song (or its lyrics in custom mode)" },
+    wide: ["prompt", "lyrics"], boost: ["style"],
+    labels: {
+      prompt: "Describe the song (in custom mode: its lyrics, unless Lyrics are given)",
+      customMode: "Custom mode (style, title, lyrics and length are mine)",
+    },
   },
 ];
 

@@ -68,7 +68,8 @@ export function uploadHost(doc) {
 export const hasPath = (doc, path) => Boolean(doc?.paths?.[path]);
 
 /**
- * One operation as the document describes it: `{ name, summary, codes, codeTable, credits, fields }`, each
+ * One operation as the document describes it: `{ name, summary, codes, codeTable, credits, fields,
+ * customOnly, nonCustomOnly }` (the last two: the names of fields of one `customMode` only), each
  * field `{ name, required, type, enum, minimum, maximum, multipleOf, maxLength, description }`
  * in the document's order. Null when the document does not have it.
  */
@@ -88,6 +89,9 @@ export function describeOperation(doc, name) {
         codeTable: op["x-code-table"] ?? null,
         credits: op["x-credits"] ?? null,
         fields: [...params, ...props].map(([fieldName, s]) => ({ name: fieldName, ...s })),
+        // Fields of one mode only (generate): the other mode's are refused by name.
+        customOnly: op["x-customModeOnly"] ?? [],
+        nonCustomOnly: op["x-nonCustomModeOnly"] ?? [],
       };
     }
   }

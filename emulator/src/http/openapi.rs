@@ -69,8 +69,12 @@ fn generate_notes() -> Value {
             "checked": "Each URL is fetched (a file of the upload host, else downloaded under the URL rules of file-url-upload) before anything is charged. Its kind is judged by its first bytes, its length read from a WAV, MP4 or MOV header (other files are given the benefit of the doubt).",
             "refusals": "451 when a file cannot be fetched; 400 (rule: type) for a file of the wrong kind; 413 (rule: max_size) for one too large; 400 (rule: range) for one too short or too long. The message names the list and the item (from 1).",
         },
-        // Which fields each mode takes: the others are refused by name (the page hides them).
-        "x-customModeOnly": tunesmith_protocol::endpoints::CUSTOM_ONLY,
+        // Which fields each mode takes: the others are refused by name (the page hides them). A
+        // persona sings in custom mode only, its model only with it.
+        "x-customModeOnly": tunesmith_protocol::endpoints::CUSTOM_ONLY
+            .iter()
+            .chain(&["personaId", "personaModel"])
+            .collect::<Vec<_>>(),
         "x-nonCustomModeOnly": tunesmith_protocol::endpoints::NON_CUSTOM_ONLY,
         "x-duration": "Custom mode: both tracks last `duration` seconds (to the tenth), as their records' `duration` and their WAV files say. Without it a track lasts 20 to 40 s.",
         "x-lyrics": "The words sung, as timestamped lyrics return them spread over the track: `lyrics`, else `prompt`.",
