@@ -14,7 +14,10 @@ fn boxes(data: &[u8]) -> Vec<(&[u8], &[u8])> {
     let mut i = 0;
     while i + 8 <= data.len() {
         let size = u32::from_be_bytes(data[i..i + 4].try_into().unwrap()) as usize;
-        assert!(size >= 8 && i + size <= data.len(), "box size {size} at {i}");
+        assert!(
+            size >= 8 && i + size <= data.len(),
+            "box size {size} at {i}"
+        );
         out.push((&data[i + 4..i + 8], &data[i + 8..i + size]));
         i += size;
     }
@@ -32,7 +35,10 @@ fn find<'a>(data: &'a [u8], kind: &[u8; 4]) -> &'a [u8] {
 /// The FLAC stream's header (`dfLa`: STREAMINFO, with the MD5 of the decoded samples) of the
 /// MP4's sound track.
 fn flac_info(mp4: &[u8]) -> Vec<u8> {
-    for (_, trak) in boxes(find(mp4, b"moov")).into_iter().filter(|(k, _)| k == b"trak") {
+    for (_, trak) in boxes(find(mp4, b"moov"))
+        .into_iter()
+        .filter(|(k, _)| k == b"trak")
+    {
         let stsd = find(find(find(find(trak, b"mdia"), b"minf"), b"stbl"), b"stsd");
         if &stsd[12..16] == b"fLaC" {
             return find(&stsd[16 + 28..], b"dfLa").to_vec();
@@ -75,8 +81,14 @@ async fn media(emu: &Emu) -> Vec<(String, Vec<u8>)> {
     let tracks: Vec<Value> = rec["response"]["sunoData"].as_array().unwrap().clone();
     let mut out = Vec::new();
     for (n, t) in tracks.iter().enumerate() {
-        out.push((format!("track {n} WAV"), bytes(emu, t["audioUrl"].as_str().unwrap()).await));
-        out.push((format!("track {n} PNG"), bytes(emu, t["imageUrl"].as_str().unwrap()).await));
+        out.push((
+            format!("track {n} WAV"),
+            bytes(emu, t["audioUrl"].as_str().unwrap()).await,
+        ));
+        out.push((
+            format!("track {n} PNG"),
+            bytes(emu, t["imageUrl"].as_str().unwrap()).await,
+        ));
     }
     let video = emu
         .post(
@@ -102,10 +114,6 @@ async fn media(emu: &Emu) -> Vec<(String, Vec<u8>)> {
 }
 
 #[tokio::test]
-#[ignore = "issue 39: the WAVs (and so the MP4) differ between the builds from byte ~30,000: \
-            emulator/src/media calls f32/f64 sin, cos, exp and log10, which are glibc's natively \
-            and Rust's libm port on wasm32; the media must call one implementation (the libm \
-            crate) on both, then this test runs (cargo test -- --ignored)"]
 async fn both_builds_render_the_same_media_for_a_seed() {
     let flags = ["--seed", "20391"];
     let native = media(&Emu::native(config(&flags)).await).await;
@@ -123,5 +131,9 @@ async fn both_builds_render_the_same_media_for_a_seed() {
             ));
         }
     }
-    assert!(differ.is_empty(), "the builds differ: {}", differ.join("; "));
+    assert!(
+        differ.is_empty(),
+        "the builds differ: {}",
+        differ.join("; ")
+    );
 }
