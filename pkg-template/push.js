@@ -5,7 +5,7 @@
 // one always) is the follower's (follow.js), shared with the CLI and the MCP server. Loaded on
 // first use: a page without a companion never downloads it.
 import { Client as WasmClient } from "./tunesmith.js";
-import { follow, isFinal } from "./follow.js";
+import { follow, isFinal, rankOf } from "./follow.js";
 import { DEFAULT_MAX_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, MUSIC_STAGE_STATUS, ROUTES, WAITERS } from "./server/routes.js";
 
 const FAMILY_OF_WAITER = Object.fromEntries(Object.entries(WAITERS).map(([f, w]) => [w, f]));
@@ -42,6 +42,13 @@ function query(client, family, taskId, signal) {
     .catch(() => null);
 }
 
+/** Resolves with what `promise` resolves with, or with null if `ms` pass first. */
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, Math.min(ms, MAX_TIMER_MS)), null)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
     const t = setTimeout(resolve, Math.min(ms, MAX_TIMER_MS));
@@ -69,15 +76,22 @@ async function* events(body) {
 
 /**
  * The records of `taskId` from the stream, until its final event, the deadline, the signal, or the
- * stream staying down: each of the task's events laid over the last record (`first`, the one read
- * at the start), and each record a stall made it read. The caller's waiter then makes the final query.
+ * stream staying down: the record read at the start, each of the task's events laid over the last
+ * record, and each record a stall made it read. The caller's waiter then makes the final query.
  */
-async function* pushed(client, companion, family, taskId, { signal, deadline, stallMs }, first) {
-  let current = first;
+async function* pushed(client, companion, family, taskId, { signal, deadline, stallMs }) {
+  let current = await query(client, family, taskId, signal);
+  if (isFinal(current)) return;
+  // The record read at the start waits for the stream while a stage below it may still be replayed
+  // (a read answered after the stage's event, by a slow or loaded companion, comes back past it):
+  // it is reported in its place, once the backlog shows its stage, or a later one, or nothing. No
+  // event is of a pending task: a read at rank 1 or below has nothing to wait for.
+  let held = current && rankOf(family, current) > 1 ? current : null;
+  if (current && !held) yield current;
   let lastId = 0;
   let drops = 0;
-  for (;;) {
-    if (signal?.aborted || Date.now() >= deadline) return;
+  stream: for (;;) {
+    if (signal?.aborted || Date.now() >= deadline) break;
     const abort = new AbortController();
     const stop = () => abort.abort();
     signal?.addEventListener("abort", stop, { once: true });
@@ -90,6 +104,7 @@ async function* pushed(client, companion, family, taskId, { signal, deadline, st
     };
     // A companion that takes the connection but never answers counts as a drop.
     const connecting = setTimeout(stop, CONNECT_MS);
+    let received;
     try {
       const response = await companion.fetch(`${companion.url}/events?task=${encodeURIComponent(taskId)}`, {
         headers: { ...companion.headers, ...(lastId ? { "last-event-id": String(lastId) } : {}) },
@@ -97,21 +112,45 @@ async function* pushed(client, companion, family, taskId, { signal, deadline, st
       });
       clearTimeout(connecting);
       // Not the caller's task, or not signed in: the waiter's query says so, with a typed error.
-      if (response.status >= 400 && response.status < 500) return void response.body?.cancel();
+      if (response.status >= 400 && response.status < 500) {
+        response.body?.cancel();
+        break;
+      }
       if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
       // After a drop, the backlog replays what was missed at once; if nothing comes (a companion
       // that lost its memory), look once soon rather than after a whole stall.
       watch(drops > 0 ? REPLAY_MS : stallMs);
       drops = 0;
-      for await (const { id, event } of events(response.body)) {
+      received = events(response.body);
+      const replayed = Date.now() + REPLAY_MS;
+      let next = null;
+      for (;;) {
+        next ??= received.next();
+        const step = held ? await within(next, replayed - Date.now()) : await next;
+        if (step === null) {
+          // The backlog brought nothing below the record read: its stage, now.
+          yield (current = held);
+          held = null;
+          continue;
+        }
+        next = null;
+        if (step.done) break;
+        const { id, event } = step.value;
         if (id !== null) lastId = id;
         watch();
         if (event.taskId !== taskId) continue;
         // The final record comes from the waiter's query, which reports a success (a failure ends
         // the wait without a report, as the client's own waiters do).
-        if (isFinal(event)) return;
+        if (isFinal(event)) break stream;
         current ??= await query(client, family, taskId, signal);
-        if (current) yield (current = merge(family, current, event));
+        if (!current) continue;
+        current = merge(family, current, event);
+        if (held && rankOf(family, current) >= rankOf(family, held)) {
+          // The read's stage, or past it: the read first if this event passed its stage.
+          if (rankOf(family, current) > rankOf(family, held)) yield held;
+          held = null;
+        }
+        yield current;
       }
     } catch {
       // A drop: reconnect below (an `onProgress` that threw ends this generator by `return`).
@@ -121,17 +160,22 @@ async function* pushed(client, companion, family, taskId, { signal, deadline, st
       clearTimeout(stall);
       signal?.removeEventListener("abort", stop);
       abort.abort();
+      received?.return().catch(() => {});
     }
     if (stalled) {
       // No event for a while: look once, then listen again from the last event.
+      if (held) yield (current = held);
+      held = null;
       const record = await query(client, family, taskId, signal);
-      if (record && isFinal(record)) return;
+      if (record && isFinal(record)) break;
       if (record) yield (current = record);
       continue;
     }
-    if (++drops > MAX_RECONNECTS) return;
+    if (++drops > MAX_RECONNECTS) break;
     await sleep(250 * 2 ** drops, signal);
   }
+  // The record read, if no event came at its stage or past it: reported before the final one.
+  if (held && !signal?.aborted) yield held;
 }
 
 /** A waiter on the push stream; the family's own waiter makes the one final query. */
@@ -152,8 +196,7 @@ export async function waitPushed(client, companion, family, taskRef, options) {
   // the first read), each pushed event laid over the last record read.
   return follow({
     family,
-    read: () => query(client, family, taskId, opts.signal),
-    events: (first) => pushed(client, companion, family, taskId, stream, first),
+    events: () => pushed(client, companion, family, taskId, stream),
     wait: (onProgress) => waiter.call(client, taskId, { ...opts, timeoutMs: Math.max(1, deadline - Date.now()), onProgress }),
     onProgress: (record) => opts.onProgress?.(record),
   });

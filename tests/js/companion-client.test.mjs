@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { GENERATE, KEY, emulatorRequests, pkg, server, session, skip, slowEmulator, startCompanion } from "./companion/harness.mjs";
+import { GENERATE, KEY, collectEvents, emulatorRequests, pkg, server, session, skip, slowEmulator, startCompanion } from "./companion/harness.mjs";
 
 let companion;
 before(async () => {
@@ -104,19 +104,15 @@ test("the stream drops mid-task: the page reconnects and still gets every stage 
 
 test("no stream at all: the waiter polls through the companion, each stage at most once, the final one always", { skip, timeout: 60_000 }, async () => {
   const store = server.memoryStore();
-  const inner = await startCompanion({ store });
   // The same companion, with its event stream out of order (a proxy that buffers it, say).
-  const alt = createServer(
-    server.toNodeListener((request) =>
-      new URL(request.url).pathname.endsWith("/events") ? new Response("down", { status: 503 }) : inner.handler(request),
-    ),
+  const alt = await front((request) =>
+    new URL(request.url).pathname.endsWith("/events") ? new Response("down", { status: 503 }) : inner.handler(request),
   );
-  alt.listen(0, "127.0.0.1");
-  await once(alt, "listening");
+  const inner = await startCompanion({ store, allowedHosts: [alt.host] });
   try {
     // Pages reach the companion through `alt`; the service still calls back `inner` directly.
     const tag = `poll-${Date.now()}`;
-    const c = new pkg.Client({ companionUrl: `http://127.0.0.1:${alt.address().port}/ts`, headers: { ...session("uma"), "x-emulator-tag": tag } });
+    const c = new pkg.Client({ companionUrl: alt.url, headers: { ...session("uma"), "x-emulator-tag": tag } });
     const stages = [];
     const task = await c.generate(GENERATE, { wait: { onProgress: (t) => stages.push(t.stage), minIntervalMs: 200 } });
     assert.equal(task.state, "succeeded");
@@ -124,9 +120,53 @@ test("no stream at all: the waiter polls through the companion, each stage at mo
     assert.equal(new Set(stages).size, stages.length, `stages ${stages}`);
     assert.ok((await emulatorRequests(tag)).some((r) => r.path.includes("record-info")), "it polled");
   } finally {
-    alt.closeAllConnections();
-    await new Promise((r) => alt.close(r));
+    await alt.close();
     await inner.close();
     await store.close();
+  }
+});
+
+/** A listener of its own in front of a companion (`handle`), which the companion allows as a Host. */
+async function front(handle) {
+  const http = createServer(server.toNodeListener((request) => handle(request)));
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  const host = `127.0.0.1:${http.address().port}`;
+  return {
+    host,
+    url: `http://${host}/ts`,
+    close: () => (http.closeAllConnections(), new Promise((r) => http.close(r))),
+  };
+}
+
+test("a first record read that comes back past a stage pushed since: that stage is still reported, in order", { skip, timeout: 60_000 }, async () => {
+  // The page's first read is answered only once the task's `first` stage has been pushed: it left
+  // before `text` and comes back past it (a slow or loaded companion), while the stream replays both.
+  const slow = await slowEmulator(1500);
+  const reads = [];
+  const alt = await front(async (request) => {
+    const url = new URL(request.url);
+    if (!url.pathname.endsWith("/record-info") || reads.length > 0) return inner.handler(request);
+    const read = {};
+    reads.push(read);
+    const pushed = await collectEvents(inner, "vic", { task: url.searchParams.get("taskId"), until: (e) => e.some((x) => x.data.stage === "first") });
+    await pushed.done;
+    const answer = await inner.handler(request);
+    read.status = (await answer.clone().json()).data?.status;
+    return answer;
+  });
+  const inner = await startCompanion({ baseUrl: slow.music, uploadUrl: slow.upload, allowedHosts: [alt.host] });
+  try {
+    const c = new pkg.Client({ companionUrl: alt.url, headers: session("vic") });
+    const created = await c.generate(GENERATE);
+    const stages = [];
+    const task = await c.waitForTask(created, { onProgress: (t) => stages.push(t.stage) });
+    assert.equal(reads[0]?.status, "FIRST_SUCCESS", "the first read came back at the first stage");
+    assert.equal(task.state, "succeeded");
+    assert.deepEqual(stages, ["text", "first", "complete"]);
+  } finally {
+    await alt.close();
+    await inner.close();
+    await slow.close();
   }
 });

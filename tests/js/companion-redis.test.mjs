@@ -2,8 +2,10 @@
 // reaches a page connected to the other; owners, limits and the backlog are shared.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer } from "node:http";
 import {
-  GENERATE, call, collectEvents, redisClient, server, skip as noEmulator, startCompanion,
+  GENERATE, call, collectEvents, pkg, redisClient, server, session, skip as noEmulator, slowEmulator, startCompanion,
 } from "./companion/harness.mjs";
 
 const REDIS = process.env.TUNESMITH_TEST_REDIS_URL;
@@ -58,6 +60,51 @@ test("a page reconnecting to the other instance with Last-Event-ID misses nothin
   const rest = await collectEvents(b, "carol", { task: taskId, lastEventId: one.id, until: untilFinal });
   const stages = [one, ...(await rest.done)].map((e) => e.data.stage);
   assert.deepEqual(stages, ["text", "first", "complete"]);
+});
+
+test("a page on the other instance, its first read answered past a stage, the first instance gone: every stage, in order", { skip, timeout: 60_000 }, async () => {
+  // The task's callbacks reach X; the page waits on Y in push mode. Its first record read is
+  // answered only once Y's stream has the task's `first` stage, after X is closed: the read comes
+  // back past `text`, which the page must still get (from the backlog), then `first` and `complete`.
+  const slow = await slowEmulator(1500);
+  const p = `${prefix}gone:`;
+  const options = { baseUrl: slow.music, uploadUrl: slow.upload };
+  const x = await redisCompanion(p, options);
+  let read = null;
+  const http = createServer(
+    server.toNodeListener(async (request) => {
+      const url = new URL(request.url);
+      if (!url.pathname.endsWith("/record-info") || read) return y.handler(request);
+      read = {};
+      const pushed = await collectEvents(y, "erin", { task: url.searchParams.get("taskId"), until: (e) => e.some((x) => x.data.stage === "first") });
+      await pushed.done;
+      await x.close();
+      const answer = await y.handler(request);
+      read.status = (await answer.clone().json()).data?.status;
+      return answer;
+    }),
+  );
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  const host = `127.0.0.1:${http.address().port}`;
+  const y = await redisCompanion(p, { ...options, allowedHosts: [host] });
+  try {
+    const created = await call(x, "/music/api/v1/generate", { user: "erin", method: "POST", body: GENERATE });
+    assert.equal(created.status, 200, created.text);
+    const page = new pkg.Client({ companionUrl: `http://${host}/ts`, headers: session("erin") });
+    const stages = [];
+    // X is gone before `complete` is called back: a second without events, and Y's page looks.
+    const task = await page.waitForTask(created.body.data.taskId, { onProgress: (t) => stages.push(t.stage), maxIntervalMs: 1000 });
+    assert.equal(read?.status, "FIRST_SUCCESS", "the first read came back at the first stage");
+    assert.equal(task.state, "succeeded");
+    assert.deepEqual(stages, ["text", "first", "complete"]);
+  } finally {
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+    await x.close().catch(() => {});
+    await y.close();
+    await slow.close();
+  }
 });
 
 test("the request window is counted across instances", { skip }, async () => {
