@@ -1,7 +1,7 @@
 // The demo as a static site (pkg/site/) in headless Chromium, served by a plain static file server:
 // its service worker runs the emulator's wasm build and the companion, so the page needs no server
 // and holds no key. The melody uploaded, add-instrumental through every stage (each shown once), the
-// first track heard, covers and WAV; tasks, uploads and credits kept across a reload (IndexedDB);
+// first track heard, covers and WAV, stems, MIDI, the video and recovery; tasks, uploads and credits kept across a reload (IndexedDB);
 // the worker stopped in the middle of a task (as an idle browser does), the task still completing
 // with every stage shown once; and, after the first visit, the whole site with the server gone and
 // the network off. Screenshots go to target/e2e-screenshots/site-*.png.
@@ -105,6 +105,20 @@ test("covers and WAV", async () => {
     return { status: res.status, type: res.headers.get("content-type"), magic: String.fromCharCode(...bytes.slice(0, 4)) };
   }, href);
   assert(head.status === 200 && /audio\/(wav|x-wav|wave)/.test(head.type) && head.magic === "RIFF", `WAV: ${JSON.stringify(head)}`);
+});
+
+test("studio flows in the worker: stems, a stem's MIDI, the video, fresh links for the song", async () => {
+  await page.selectOption("#stems-form [name=type]", "split_stem");
+  await page.click("#stems-go");
+  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+  await page.click("#stems .midi-btn >> nth=0");
+  await until(() => /\d+ notes\./.test(document.querySelector("#midi-status").textContent));
+  await page.click("#video-go");
+  await until(() => document.querySelector("#video-link a"));
+  await page.fill("#recovery-form [name=sunoTaskId]", firstTask);
+  await page.click("#recovery-go");
+  await until(() => /tracks playable again/.test(document.querySelector("#recovery-status").textContent));
+  await shot("site-1b-studio.png");
 });
 
 test("a reload keeps the tasks, the upload and the credits (IndexedDB)", async () => {
