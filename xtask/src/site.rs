@@ -89,7 +89,10 @@ pub fn build_into(pkg: &Path, out: &Path) -> Result<()> {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     worker.hash(&mut hasher);
     for file in files_under(&out)? {
-        let rel = file.strip_prefix(&out)?.to_string_lossy().replace('\\', "/");
+        let rel = file
+            .strip_prefix(&out)?
+            .to_string_lossy()
+            .replace('\\', "/");
         rel.hash(&mut hasher);
         std::fs::read(&file)?.hash(&mut hasher);
         files.push(rel);
@@ -122,14 +125,24 @@ fn page_modules(pkg: &Path, entries: &[&str]) -> Result<Vec<String>> {
         }
         let text = std::fs::read_to_string(pkg.join(&rel))
             .with_context(|| format!("reading pkg/{rel}, which the page imports"))?;
-        let dir = Path::new(&rel).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = Path::new(&rel)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         for quote in ['"', '\''] {
-            for (at, _) in text.match_indices(&format!("{quote}./")).chain(text.match_indices(&format!("{quote}../"))) {
+            for (at, _) in text
+                .match_indices(&format!("{quote}./"))
+                .chain(text.match_indices(&format!("{quote}../")))
+            {
                 let rest = &text[at + 1..];
-                let Some(end) = rest.find(quote) else { continue };
+                let Some(end) = rest.find(quote) else {
+                    continue;
+                };
                 let spec = &rest[..end];
                 let before = text[..at].trim_end();
-                let imported = before.ends_with("from") || before.ends_with("import(") || before.ends_with("import");
+                let imported = before.ends_with("from")
+                    || before.ends_with("import(")
+                    || before.ends_with("import");
                 if !imported || !spec.ends_with(".js") {
                     continue;
                 }
