@@ -312,7 +312,10 @@ async fn every_rule_is_refused_client_side_with_nothing_sent() {
     let count = cases.len();
     for (method, request, field, rule) in cases {
         let e = match JsFuture::from(call(&client, method, js(request))).await {
-            Ok(v) => panic!("{method} {field} ({rule}): expected a refusal, got {}", show(&v)),
+            Ok(v) => panic!(
+                "{method} {field} ({rule}): expected a refusal, got {}",
+                show(&v)
+            ),
             Err(e) => e,
         };
         assert_class(&e, "ValidationError");

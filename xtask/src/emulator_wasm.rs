@@ -34,7 +34,13 @@ pub fn build(pkg: &Path) -> Result<()> {
     std::fs::create_dir_all(&out)?;
     proc::run(
         Command::new(wasm_bindgen)
-            .args(["--target", "web", "--out-name", "tunesmith_emulator", "--out-dir"])
+            .args([
+                "--target",
+                "web",
+                "--out-name",
+                "tunesmith_emulator",
+                "--out-dir",
+            ])
             .arg(&out)
             .arg(&module),
     )
@@ -61,7 +67,13 @@ pub fn npx_project(tarball: &Path) -> Result<std::path::PathBuf> {
     )?;
     proc::run(
         Command::new("npm")
-            .args(["install", "--no-save", "--no-audit", "--no-fund", "--prefer-offline"])
+            .args([
+                "install",
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--prefer-offline",
+            ])
             .arg(tarball)
             .current_dir(&dir),
     )

@@ -78,7 +78,9 @@ fn select(opts: &Options) -> Result<Vec<&'static str>> {
 /// Installs up front what the selected stages need, so a missing tool fails in seconds.
 fn install_tools(stages: &[&str]) -> Result<()> {
     let any = |wanted: &[&str]| stages.iter().any(|s| wanted.contains(s));
-    if any(&["lint", "wasm", "js", "e2e", "deploy", "users", "parity", "bench"]) {
+    if any(&[
+        "lint", "wasm", "js", "e2e", "deploy", "users", "parity", "bench",
+    ]) {
         toolchain::wasm_target()?;
     }
     if any(&["wasm", "js", "e2e", "deploy", "users", "parity", "bench"]) {
@@ -407,13 +409,26 @@ impl Ctx {
         let log = crate::target_dir().join("parity-native-only.tsv");
         let _ = std::fs::remove_file(&log);
         let mut cmd = proc::cargo();
-        cmd.args(["test", "--no-fail-fast", "-p", "tunesmith-emulator", "--test", "*"])
-            .env("TUNESMITH_EMULATOR_CMD", crate::emulator_wasm::npx_command(&project))
-            .env("TUNESMITH_EMULATOR_NATIVE_ONLY_LOG", &log);
+        cmd.args([
+            "test",
+            "--no-fail-fast",
+            "-p",
+            "tunesmith-emulator",
+            "--test",
+            "*",
+        ])
+        .env(
+            "TUNESMITH_EMULATOR_CMD",
+            crate::emulator_wasm::npx_command(&project),
+        )
+        .env("TUNESMITH_EMULATOR_NATIVE_ONLY_LOG", &log);
         let output = self.count_run(cmd, "emulator wasm (npx)", 1, report::cargo_counts)?;
         self.outputs.push(output);
         let passed_over = std::fs::read_to_string(&log).unwrap_or_default();
-        println!("native-only: {} test(s) passed over on the wasm build", passed_over.lines().count());
+        println!(
+            "native-only: {} test(s) passed over on the wasm build",
+            passed_over.lines().count()
+        );
         for line in passed_over.lines() {
             println!("  {}", line.replace('\t', ": "));
         }

@@ -210,10 +210,7 @@ impl Outbound for JsOutbound {
         Box::pin(async move {
             let res = got.await.map_err(|e| message(&e))?;
             let field = |k: &str| js_sys::Reflect::get(&res, &JsValue::from_str(k));
-            let status = field("status")
-                .ok()
-                .and_then(|s| s.as_f64())
-                .unwrap_or(0.0) as u16;
+            let status = field("status").ok().and_then(|s| s.as_f64()).unwrap_or(0.0) as u16;
             let body = field("body")
                 .ok()
                 .and_then(|b| b.dyn_into::<Uint8Array>().ok())

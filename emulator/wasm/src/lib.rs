@@ -44,7 +44,11 @@ pub fn parse_flags(args: Vec<String>) -> JsValue {
             set(&out, "musicAddr", &c.music_addr.to_string().into());
             set(&out, "uploadAddr", &c.upload_addr.to_string().into());
             let dir = c.data_dir.as_ref().map(|d| d.display().to_string());
-            set(&out, "dataDir", &dir.map_or(JsValue::UNDEFINED, JsValue::from));
+            set(
+                &out,
+                "dataDir",
+                &dir.map_or(JsValue::UNDEFINED, JsValue::from),
+            );
             set(&out, "manualClock", &c.manual_clock.into());
             set(&out, "www", &c.www.is_some().into());
             set(&out, "usesDevKey", &c.api_keys.is_empty().into());
