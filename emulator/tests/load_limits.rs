@@ -49,10 +49,7 @@ async fn sixteen_mib_bodies_get_the_413_envelope_and_memory_stays_bounded() {
     let (_, text) = send(format!("{}/api/v1/generate", emu.music)).await;
     let v: Value = serde_json::from_str(&text).expect("the envelope");
     assert_eq!(v["code"], 413, "{v}");
-    assert!(
-        v["msg"].as_str().unwrap_or("").contains("too large"),
-        "{v}"
-    );
+    assert!(v["msg"].as_str().unwrap_or("").contains("too large"), "{v}");
     let (status, _) = send(emu.inbox_url("big")).await;
     assert_eq!(status, 413, "an inbox post past the host's limit");
 
