@@ -1,11 +1,12 @@
 // The studio's flows end to end in headless Chromium, each from a musician's click to something
 // heard or seen: stems separated and each one playing; the MIDI of a stem drawn as a piano roll and
 // played along; a section of the track's waveform selected, a too-short window refused before
-// anything is sent, a 7 s window replaced and the result playing; timed lyrics lit word by word as
-// the track plays (the song's own lyrics, sent with a length in custom mode); the music video; a
-// persona, then a song sung with it; a looped sound at a tempo and key; a mashup of two uploads;
-// fresh links for an older song. generate's references of non-custom mode, a wrong one refused at
-// its field. Screenshots go to target/e2e-screenshots/flows-*.png.
+// anything is sent (V6: at least 10 s), a 12 s window replaced and the result playing, a track too
+// short for any window refused beside the tool; timed lyrics lit word by word as the track plays
+// (the song's own lyrics, sent with a length in custom mode); the music video; a persona, then a
+// song sung with it (its starter lyrics in `lyrics`); a looped sound at a tempo and key; a mashup
+// of two uploads; fresh links for an older song. generate's references of non-custom mode, a wrong
+// one refused at its field. Screenshots go to target/e2e-screenshots/flows-*.png.
 import { join } from "node:path";
 import { SCREENSHOTS, assert, demoSite, ensureTools, runTests, studioPage, test, writeFile } from "./_lib.mjs";
 
@@ -132,7 +133,7 @@ test("a song to work on: custom mode with lyrics and a length (V6), followed to 
   assert(lengths.length === 2 && lengths.every((d) => d === 30), `tracks of the length asked: ${lengths}`);
   const options = await page.$$eval("#studio-track option", (os) => os.map((o) => o.value).filter(Boolean));
   assert(options.length === 2, `the studio offers the song's two tracks: ${options}`);
-  // The next songs (the persona's) sing their prompt: no lyrics or length left over.
+  // The next song (the persona's) starts from the page's own lyrics: none left over.
   await page.fill("#op-form [name=lyrics]", "");
   await page.fill("#op-form [name=duration]", "");
 });
@@ -247,12 +248,19 @@ flow("persona: made from the track (a second one refused in the service's words)
   assert(await page.isChecked("#op-generate"), "the Generate tab is open");
   assert(await page.isChecked("#op-form [name=customMode]"), "custom mode");
   assert((await page.inputValue("#op-form [name=personaId]")) === personaId, "the persona is filled in");
-  await page.fill("#op-form [name=prompt]", "Velvet voice in the dark\nSing me home");
+  // Lyrics to start from, where V6 sings them (`lyrics`, not the prompt), selected for typing over.
+  const starter = await page.inputValue("#op-form [name=lyrics]");
+  assert(/\[Verse\]/.test(starter) && (await page.inputValue("#op-form [name=prompt]")) === "", `starter lyrics in lyrics, none in the prompt: ${starter}`);
+  assert(await page.$eval("#op-form [name=lyrics]", (t) => document.activeElement === t && t.selectionEnd - t.selectionStart === t.value.length), "the starter lyrics are focused and selected");
+  await page.keyboard.type("Velvet voice in the dark\nSing me home");
+  // 40 s: room for the replaced windows below (at least 10 s, at most half the track).
+  await page.fill("#op-form [name=duration]", "40");
   const before = await page.textContent("#task-id");
   await page.click("#go");
   const id = await waitNewTaskComplete(before);
   const param = JSON.parse((await record("/api/v1/generate/record-info", id)).param);
   assert(param.personaId === personaId && param.customMode === true, `sent with the persona: ${JSON.stringify(param)}`);
+  assert(param.lyrics === "Velvet voice in the dark\nSing me home" && !("prompt" in param), `sung: the lyrics typed: ${JSON.stringify(param)}`);
   await heard(".track audio");
   await shotOf(".layout", "flows-6b-persona-song.png");
 });
@@ -272,7 +280,7 @@ async function dragWave(a, b) {
   return duration;
 }
 
-flow("replace section: a 2 s window dragged on the waveform is refused before anything is sent", async () => {
+flow("replace section: a 2 s window dragged on the waveform is refused (V6: at least 10 s) before anything is sent", async () => {
   await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
   const before = (await sentTo("replaceSection")).length;
   await dragWave(2, 4);
@@ -289,16 +297,20 @@ flow("replace section: a 2 s window dragged on the waveform is refused before an
   await page.click("#replace-go");
   await page.waitForSelector("#replace-err-infillEndS:not(:empty)");
   const message = await page.textContent("#replace-err-infillEndS");
-  assert(/6 to 60 seconds/.test(message), `the package's own words: ${message}`);
+  assert(/at least 10 seconds/.test(message), `the package's own words: ${message}`);
   assert((await page.getAttribute("#replace-err-infillEndS", "data-rule")) === "range", "the package's rule: range");
   assert((await page.getAttribute("#replace-form [name=infillEndS]", "aria-invalid")) === "true", "the end is marked invalid");
   assert((await sentTo("replaceSection")).length === before, "nothing sent");
   await shotOf("#tool-replace", "flows-3-replace-refused.png");
 });
 
-flow("replace section: a 7 s window replaced; the new song is followed and plays", async () => {
-  await dragWave(4, 11);
-  assert((await page.textContent("#replace-err-infillEndS")) === "", "a new selection clears the error");
+flow("replace section: a 9 s window refused, then a 12 s window replaced; the new song is followed and plays", async () => {
+  // Long enough before V6 (6 s), not since: refused in the same words.
+  await dragWave(4, 13);
+  await page.waitForFunction(() => /\(got (8\.[5-9]|9(\.\d+)?)\)/.test(document.querySelector("#replace-err-infillEndS").textContent));
+  assert(/at least 10 seconds/.test(await page.textContent("#replace-err-infillEndS")), "9 s: too short");
+  await dragWave(4, 16);
+  await page.waitForFunction(() => document.querySelector("#replace-err-infillEndS").textContent === "");
   const before = await page.textContent("#task-id");
   const lyrics = await page.inputValue("#replace-form [name=fullLyrics]");
   // The song on show is the persona's: its lyrics, and its title marked once.
@@ -403,13 +415,18 @@ flow("two tracks are told apart as Track 1 and Track 2, on their cards and in th
 });
 
 flow("a checkbox is named by its label's name, not its whole aside; the recovery speaks the page's words", async () => {
-  await page.check("#mashup-form [name=customMode]");
-  await page.fill("#mashup-form [name=style]", "");
-  await page.click("#mashup-go");
-  await page.waitForSelector("#mashup-err-style:not(:empty)");
-  const message = await page.textContent("#mashup-err-style");
-  assert(/Custom mode is true/.test(message) && !/are mine/.test(message), `message: ${message}`);
+  // V6's mashup is custom unless told otherwise and needs no words; told otherwise, its prompt is
+  // a description of at most 3000 characters, a rule that names the checkbox.
   await page.uncheck("#mashup-form [name=customMode]");
+  const prompt = await page.inputValue("#mashup-form [name=prompt]");
+  await page.fill("#mashup-form [name=prompt]", "la ".repeat(1001));
+  const before = (await sentTo("mashup")).length;
+  await page.click("#mashup-go");
+  await page.waitForSelector("#mashup-err-prompt:not(:empty)");
+  const message = await page.textContent("#mashup-err-prompt");
+  assert(/Custom mode is false/.test(message) && !/are mine/.test(message), `message: ${message}`);
+  assert((await sentTo("mashup")).length === before, "nothing sent");
+  await page.fill("#mashup-form [name=prompt]", prompt);
   const words = await page.$$eval("#recovered li", (lis) => lis.map((li) => li.textContent));
   assert(words.length >= 1 && words.every((w) => !/\bsuccess\b/i.test(w)), `recovered tracks: ${words}`);
   assert(!/\bsuccess\b/i.test(await page.textContent("#recovery-status")), `status: ${await page.textContent("#recovery-status")}`);
@@ -476,6 +493,24 @@ flow("generate's references (V6): of non-custom mode only, sent as lists; a file
   const param = JSON.parse((await record("/api/v1/generate/record-info", id)).param);
   assert(JSON.stringify(param.imageUrls) === JSON.stringify([track.imageUrl]), `sent: ${JSON.stringify(param)}`);
   assert(!["duration", "styleWeight", "personaId"].some((n) => n in param) && param.customMode === false, `no custom field: ${JSON.stringify(param)}`);
+});
+
+flow("replace section: a 15 s track is too short for any window (two of the shortest, 10 s since V6), said beside the tool", async () => {
+  await page.click('#ops label:text-is("Generate")');
+  await page.check("#op-form [name=customMode]");
+  for (const [name, value] of [["prompt", ""], ["personaId", ""], ["lyrics", LYRICS], ["duration", "15"], ["style", "lo-fi"], ["title", "Short one"]]) {
+    await page.fill(`#op-form [name=${name}]`, value);
+  }
+  const before = await page.textContent("#task-id");
+  await page.click("#go");
+  await waitNewTaskComplete(before);
+  // The studio has the new track: the waveform says its length.
+  await page.waitForFunction(() => /^15\.00 s/.test(document.querySelector("#replace-wave-note").textContent), null, { timeout: 20000 });
+  const note = await page.textContent("#tool-replace-short");
+  assert(await page.isVisible("#tool-replace-short"), `the note beside the tool is shown: "${note}"`);
+  assert(/lasts 15\.0 s/.test(note) && /at least 10 s/.test(note) && /at least 20 s/.test(note), `the note: ${note}`);
+  assert(await page.isDisabled("#replace-go"), "Replace is off");
+  await shotOf("#tool-replace", "flows-3c-replace-short-track.png");
 });
 
 test("no console errors", async () => {

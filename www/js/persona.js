@@ -1,8 +1,9 @@
 // A persona from the chosen track: `generatePersona` (answered at once) with a name, a
 // description and the vocal segment to learn from; then "Sing a new song with it", which opens the
 // Generate form in custom mode with the persona's id filled in (the form already offers
-// `personaId`) and lyrics to start from, where the musician writes the lyrics, style and title and
-// creates the song. A track shorter than the shortest segment is refused beside the tool.
+// `personaId`) and lyrics to start from (in `lyrics`, which V6 sings, else in custom mode's
+// `prompt`), where the musician writes the lyrics, style and title and creates the song. A track
+// shorter than the shortest segment is refused beside the tool.
 import { $, el, shortTitle } from "./dom.js";
 import { callOptions, describeOperation } from "./service.js";
 import { showOperation } from "./forms.js";
@@ -58,8 +59,10 @@ function make() {
 function useInSong(persona) {
   showOperation("generate");
   const f = $("#op-form").elements;
-  // In custom mode already, the prompt is lyrics the musician wrote; before, it was a description.
+  // In custom mode already, the words are lyrics the musician wrote; before, the prompt was a
+  // description of the song.
   const customBefore = f.customMode?.checked === true;
+  const written = customBefore && Boolean(f.lyrics?.value.trim() || f.prompt?.value.trim());
   const put = (name, value) => {
     const input = f[name];
     if (!input) return;
@@ -72,12 +75,19 @@ function useInSong(persona) {
   put("personaId", persona.personaId);
   put("style", persona.description);
   put("title", shortTitle(`${persona.name}: a new song`, maxLengthOf("generate", "title")));
-  // Custom mode sings the prompt as written: lyrics to start from (the ones already written stay),
-  // selected so that typing replaces them.
-  if (!f.prompt?.value.trim() || !customBefore) put("prompt", STARTER_LYRICS);
+  // Lyrics to start from (the ones already written stay), selected so that typing replaces them.
+  // V6 sings `lyrics`; custom mode sings the prompt only without them, so a description left there
+  // from the other mode goes. A form without `lyrics` (before V6) sings the prompt as written.
+  const sung = f.lyrics ?? f.prompt;
+  if (!written) {
+    put(sung?.name, STARTER_LYRICS);
+    if (f.lyrics) put("prompt", "");
+  }
   $("#h-op").scrollIntoView({ block: "start" });
-  f.prompt?.focus({ preventScroll: true });
-  f.prompt?.select();
+  // Focused: the field that holds the words (a prompt of lyrics written before V6's field, say).
+  const shown = f.lyrics?.value.trim() || !f.prompt?.value.trim() ? sung : f.prompt;
+  shown?.focus({ preventScroll: true });
+  shown?.select();
 }
 
 export function initPersona() {

@@ -1,9 +1,9 @@
 // Replace a section: the chosen track's waveform (waveform.js), a range selected on it by dragging
 // (its start and end also typed, to two decimals), the new lyrics and style of that window, then
 // `replaceSection` with the track's task and id; the result is followed and played in "Your song".
-// A window the package or the track refuses (6 to 60 s, at most half the track) is shown next to
-// the window as it is chosen, before anything is sent; a track too short for any window, beside
-// the tool.
+// A window the package or the track refuses (at least 10 s since V6, at most half the track) is
+// shown next to the window as it is chosen, before anything is sent; a track too short for any
+// window, beside the tool.
 import { $ } from "./dom.js";
 import { callOptions } from "./service.js";
 import { on, state } from "./store.js";
@@ -14,8 +14,9 @@ import { Waveform } from "./waveform.js";
 import { clearFieldError, showError, showFieldError } from "./messages.js";
 
 const FIELDS = ["infillStartS", "infillEndS", "prompt", "tags", "title", "fullLyrics"];
-/** The shortest window the package takes (the service documents 6 to 60 s, at most half the track). */
-const REPLACE_WINDOW_MIN_S = 6;
+const WINDOW_FIELDS = ["infillStartS", "infillEndS"];
+/** Hundredths of a second: the longest window `shortestWindow` asks about (10 minutes). */
+const LONGEST_ASKED = 60000;
 const form = () => $("#replace-form");
 let described = null;
 let wave = null;
@@ -90,10 +91,33 @@ function typed() {
   showWindow({ start: wave.start, end: wave.end }, { typed: true });
 }
 
+/** The package's refusal of a window (start below end, long enough, two decimals), or null. */
+async function windowRefusal(start, end) {
+  const all = await refusals("replaceSection", { infillStartS: start, infillEndS: end }, described);
+  return all.find((e) => WINDOW_FIELDS.includes(e.field) && e.rule !== "required") ?? null;
+}
+
+/**
+ * The shortest window the package takes, in seconds, to the hundredth: asked of the package itself
+ * (windows from 0 s, the range halved until found), so that the page follows the rules of the service it was
+ * built for (10 s since V6, 6 s before) with no number of its own. Null if it takes none.
+ */
+async function shortestWindow() {
+  const takes = async (hundredths) => !(await windowRefusal(0, hundredths / 100));
+  if (!(await takes(LONGEST_ASKED))) return null;
+  let [refused, taken] = [0, LONGEST_ASKED];
+  while (taken - refused > 1) {
+    const mid = Math.floor((refused + taken) / 2);
+    if (await takes(mid)) taken = mid;
+    else refused = mid;
+  }
+  return taken / 100;
+}
+
 let checking = 0;
 /**
  * The window as it is chosen, held against the rules before anything is sent: the package's own
- * (start below end, 6 to 60 s, two decimals), then the track's (inside it, at most half of it,
+ * (start below end, at least 10 s, two decimals), then the track's (inside it, at most half of it,
  * which the service would refuse with a 422). Shown next to the window's end.
  */
 async function checkWindow() {
@@ -102,17 +126,15 @@ async function checkWindow() {
   const start = Number(f.infillStartS.value);
   const end = Number(f.infillEndS.value);
   const turn = ++checking;
-  const all = await refusals("replaceSection", { infillStartS: start, infillEndS: end }, described);
+  let error = await windowRefusal(start, end);
   if (turn !== checking) return;
-  const windowFields = ["infillStartS", "infillEndS"];
-  let error = all.find((e) => windowFields.includes(e.field) && e.rule !== "required") ?? null;
   const length = wave.duration;
   if (!error && length && end > length + 1e-9) {
     error = { field: "infillEndS", rule: "range", message: `\`infillEndS\` must be within the track, which lasts ${length.toFixed(2)} s` };
   } else if (!error && length && end - start > length / 2 + 1e-9) {
     error = { field: "infillEndS", rule: "range", message: `\`infillEndS\` must make a window of at most half the track (${(length / 2).toFixed(2)} s of ${length.toFixed(2)} s)` };
   }
-  for (const name of windowFields) clearFieldError(name, form());
+  for (const name of WINDOW_FIELDS) clearFieldError(name, form());
   if (error) showFieldError(error, toolErrors(form()), { focus: false });
 }
 
@@ -166,7 +188,7 @@ function replace() {
   return runTool({ button: $("#replace-go"), status: $("#replace-status"), form: form() }, async (say) => {
     const { taskId, audioId } = source();
     const request = { taskId, audioId, ...collectFields(form(), described, FIELDS), callBackUrl: state.settings.callBackUrl };
-    // The package checks the window (start below end, 6 to 60 s, two decimals) before sending.
+    // The package checks the window (start below end, at least 10 s, two decimals) before sending.
     await checkTool("replaceSection", request, described);
     const created = await state.client.replaceSection(request, callOptions());
     say(`Replacing ${request.infillStartS.toFixed(2)} s to ${request.infillEndS.toFixed(2)} s: follow it in Your song.`);
@@ -179,8 +201,10 @@ export function initReplace() {
   wave = new Waveform($("#replace-wave"), { onSelect: showWindow });
   toolForm(form(), replace);
   form().addEventListener("input", (event) => { if (/^infill/.test(event.target.name)) typed(); });
-  needsLength($("#tool-replace"), $("#replace-go"), 2 * REPLACE_WINDOW_MIN_S,
-    `a replaced window lasts at least ${REPLACE_WINDOW_MIN_S} s and at most half the track`);
+  // At most half the track: a track shorter than two of the shortest windows has none.
+  shortestWindow().then((min) => {
+    if (min != null) needsLength($("#tool-replace"), $("#replace-go"), 2 * min, `a replaced window lasts at least ${min} s and at most half the track`);
+  });
   $("#replace-play").addEventListener("click", playSelection);
   $("#replace-audio").addEventListener("play", follow);
   $("#replace-audio").addEventListener("seeked", () => wave.setPlayhead($("#replace-audio").currentTime));
