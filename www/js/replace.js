@@ -99,8 +99,9 @@ async function windowRefusal(start, end) {
 
 /**
  * The shortest window the package takes, in seconds, to the hundredth: asked of the package itself
- * (windows from 0 s, the range halved until found), so that the page follows the rules of the service it was
- * built for (10 s since V6, 6 s before) with no number of its own. Null if it takes none.
+ * (windows from 0 s, the range halved until found), so that the page follows the rules of the
+ * service it was built for (10 s since V6, 6 s before) with no number of its own. Null if it takes
+ * none.
  */
 async function shortestWindow() {
   const takes = async (hundredths) => !(await windowRefusal(0, hundredths / 100));
