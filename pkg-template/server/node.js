@@ -20,6 +20,13 @@ const TWO_HOSTS = JSON.stringify({ code: 400, msg: "a request names one Host", e
 
 /** How long an answer may wait for its client to take more of it before the connection is closed. */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30000;
+/**
+ * Of a body its handler answered without reading (a refusal), the bytes read and let go so that the
+ * connection serves the next request; past them, the rest is left unread and the connection closed.
+ */
+export const UNREAD_BODY_DRAIN_BYTES = 64 * 1024;
+/** How long a connection whose body is left unread stays open once its answer is out. */
+const UNREAD_BODY_LINGER_MS = 2000;
 
 /**
  * `http.createServer(toNodeListener(handler))`. Request URLs are built on `origin` (default: the
@@ -105,14 +112,52 @@ async function serve(handler, origin, req, res, timeout) {
   // The companion's own handler takes the request as it is and answers with a Reply, written as it
   // is; any other handler, with a Web Request and a Response.
   const direct = /** @type {{ [REPLY]?: (request: Request) => Promise<Reply> }} */ (handler)[REPLY];
-  if (direct) return write(await direct(/** @type {Request} */ (/** @type {unknown} */ (request))), res, timeout);
+  if (direct) {
+    const reply = await direct(/** @type {Request} */ (/** @type {unknown} */ (request)));
+    if (!request.bodyRead) leaveUnread(req, res);
+    return write(reply, res, timeout);
+  }
   let web;
   try {
     web = request.toRequest();
   } catch {
     return badTarget(res);
   }
-  await write(fromResponse(await handler(web)), res, timeout);
+  const reply = fromResponse(await handler(web));
+  if (!request.bodyRead) leaveUnread(req, res);
+  await write(reply, res, timeout);
+}
+
+/**
+ * A body its handler answered without reading (or stopped reading: a refusal): Node would read all
+ * of it and let it go, to serve the next request on the connection, which costs this process as
+ * much memory as the client sends (gigabytes of it, if the client wants). Up to
+ * `UNREAD_BODY_DRAIN_BYTES` are read so; past them, the rest is left unread (the client waits,
+ * held by TCP) and, once the answer is out, the connection is half-closed and, after
+ * `UNREAD_BODY_LINGER_MS`, closed: a client that reads its answer while it sends (fetch, curl) has
+ * it by then, and no more of the body comes in. Closed at once, a connection whose body is still
+ * coming is reset, and the client would lose the answer it had not read yet.
+ * @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
+ */
+function leaveUnread(req, res) {
+  if (req.complete || req.socket === null || req.socket.destroyed) return;
+  const socket = req.socket;
+  let left = UNREAD_BODY_DRAIN_BYTES;
+  const close = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref?.();
+  };
+  const drain = (/** @type {Buffer} */ chunk) => {
+    left -= chunk.byteLength;
+    if (left >= 0) return;
+    req.off("data", drain);
+    // Paused, the request stops the socket's reading (Node's own backpressure).
+    req.pause();
+    if (res.writableFinished) close();
+    else res.once("finish", close);
+  };
+  req.on("data", drain);
+  req.resume();
 }
 
 /** Methods a Web `Request` refuses to carry. */
@@ -169,6 +214,14 @@ class IncomingRequest {
 
   get signal() {
     return this.#signal();
+  }
+
+  /**
+   * Whether the body is being read or was read to its end: false when it was never asked for, or
+   * its reading was cancelled (what is left of it is unread).
+   */
+  get bodyRead() {
+    return this.#body !== undefined && this.#body !== null && !this.#req.destroyed;
   }
 
   get body() {

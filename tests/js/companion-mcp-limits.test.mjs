@@ -234,3 +234,97 @@ test("an answer its client takes nothing of is dropped with its connection after
     await new Promise((r) => http.close(r));
   }
 });
+
+/**
+ * A raw POST to `/mcp` of `bytes` of body, its length declared, written as fast as the companion
+ * takes it: resolves once the answer is in and the body is written whole or the companion closed
+ * the connection, with the answer's status and whether the companion closed it.
+ */
+function postBody(c, user, bytes) {
+  const { host, port } = new URL(c.url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    let closed = false;
+    let written = false;
+    const settle = () => {
+      if (!/^HTTP\/1\.1 \d+[^]*\r\n\r\n/.test(answer) || !(closed || written)) return;
+      socket.destroy();
+      resolve({ status: Number(answer.slice(9, 12)), closed, body: answer.slice(answer.indexOf("\r\n\r\n") + 4) });
+    };
+    socket.on("data", (d) => ((answer += d), settle()));
+    socket.on("error", () => {});
+    socket.on("close", () => ((closed = true), settle()));
+    socket.write(
+      `POST /ts/mcp HTTP/1.1\r\nHost: ${host}\r\nx-session: ${user}-session\r\ncontent-type: application/json\r\n` +
+        `accept: application/json, text/event-stream\r\ncontent-length: ${bytes}\r\n\r\n`,
+    );
+    (async () => {
+      const chunk = Buffer.alloc(1 << 20, 120);
+      for (let left = bytes; left > 0 && !socket.destroyed; left -= chunk.length) {
+        if (!socket.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) {
+          await new Promise((r) => (socket.once("drain", r), socket.once("close", r)));
+        }
+      }
+      written = !socket.destroyed;
+      settle();
+    })();
+  });
+}
+
+test("an /mcp body refused unread is not read through: the answer comes, then the connection closes (past 64 KiB of it)", { skip, timeout: 120_000 }, async () => {
+  const c = await startCompanion({ mcp: true, allow: ["uploadBase64", "getTask"], limits: { bodyBytesInFlight: 1024 * 1024 } });
+  const sockets = [];
+  c.http.on("connection", (s) => sockets.push(s));
+  const read = () => sockets.reduce((n, s) => n + s.bytesRead, 0);
+  try {
+    // 14 MiB declared, past the budget of 1 MiB: a 503 before any of it is read.
+    const busy = await postBody(c, "rita", 14 * 1024 * 1024);
+    assert.equal(busy.status, 503, busy.body);
+    assert.equal(JSON.parse(busy.body).limit, "bodyBytesInFlight");
+    assert.ok(busy.closed, "the connection is closed rather than the body read through");
+    assert.ok(read() < 2 * 1024 * 1024, `the companion read ${read()} bytes of a refused body of 14 MiB`);
+    // 64 MiB declared, past the cap: a 413, and as little read.
+    sockets.length = 0;
+    const tooLarge = await postBody(c, "rita", 64 * 1024 * 1024);
+    assert.equal(tooLarge.status, 413, tooLarge.body);
+    assert.ok(tooLarge.closed);
+    assert.ok(read() < 2 * 1024 * 1024, `the companion read ${read()} bytes of a refused body of 64 MiB`);
+    // A fetch client, which reads its answer while it sends, has the refusal itself.
+    const fetched = await fetch(`${c.url}/mcp`, {
+      method: "POST",
+      headers: { ...session("rita"), ...MCP_HEADERS },
+      body: JSON.stringify({ ...LIST, params: { x: "a".repeat(8 * 1024 * 1024) } }),
+    });
+    assert.equal(fetched.status, 503);
+    assert.equal((await fetched.json()).limit, "bodyBytesInFlight");
+    // A small body refused is read, and its connection serves the next request.
+    const tight = await startCompanion({ mcp: true, limits: { bodyBytesInFlight: 16 * 1024 } });
+    try {
+      const { host, port } = new URL(tight.url);
+      const socket = connect(Number(port), "127.0.0.1");
+      socket.on("error", () => {});
+      let answers = "";
+      socket.on("data", (d) => (answers += d));
+      const body = JSON.stringify({ ...LIST, params: { x: "a".repeat(32 * 1024) } });
+      const post = () =>
+        socket.write(
+          `POST /ts/mcp HTTP/1.1\r\nHost: ${host}\r\nx-session: rita-session\r\ncontent-type: application/json\r\n` +
+            `accept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      const statuses = async (n) => {
+        while ((answers.match(/HTTP\/1\.1 \d+/g) ?? []).length < n && !socket.destroyed) await sleep(20);
+        return (answers.match(/HTTP\/1\.1 (\d+)/g) ?? []).map((l) => Number(l.slice(9)));
+      };
+      post();
+      assert.deepEqual(await statuses(1), [503]);
+      post();
+      assert.deepEqual(await statuses(2), [503, 503], "the second request on the connection is answered");
+      socket.destroy();
+    } finally {
+      await tight.close();
+    }
+  } finally {
+    await c.close();
+  }
+});

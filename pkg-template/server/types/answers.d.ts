@@ -56,10 +56,9 @@ export declare function refuse(status: number, error: string, msg: string, extra
  */
 export declare function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array<ArrayBuffer> | null>;
 /**
- * A JSON object body, decoded chunk by chunk as it arrives (each chunk is let go once decoded: the
- * bytes are never gathered into one copy), within `max` bytes and the instance's budget of body
- * bytes in flight (`limits.bodyBytesInFlight`, all requests together). The bytes stay counted in
- * `lease` until the request is over (its fields are forwarded from memory).
+ * A JSON object body, read within `max` bytes and the instance's budget of body bytes in flight
+ * (`limits.bodyBytesInFlight`, all requests together), as `readText` reads it. The bytes stay counted
+ * in `lease` until the request is over (its fields are forwarded from memory).
  * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
  * @returns {Promise<{ fields: Record<string, unknown> } | { refusal: Reply }>}
  */
@@ -83,9 +82,12 @@ export declare function giveBack(ctx: Context, lease: {
     bytes: number;
 }): void;
 /**
- * A text body, decoded as it arrives, within `max` bytes and the budget of body bytes in flight,
- * counted in `lease` (see `readJson`). Past `max`, a 413 (a declared length past it is refused
- * before anything is read); past the budget, a 503.
+ * A text body, within `max` bytes and the budget of body bytes in flight, counted in `lease` (see
+ * `readJson`). Past `max`, a 413 (a declared length past it is refused before anything is read);
+ * past the budget, a 503. While it comes, the body is held as the chunks Node read it in, each byte
+ * once, as it is counted (decoded as it arrived, a chunk would stay in memory as garbage beside its
+ * text until the next collection: twice the bytes counted); decoded once it is whole, each chunk let
+ * go as soon as it is decoded.
  * @param {Context} ctx @param {Request} request @param {number} max @param {{ bytes: number }} lease
  * @returns {Promise<{ text: string } | { refusal: Reply }>}
  */
