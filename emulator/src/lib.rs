@@ -196,7 +196,11 @@ pub fn build(
             .push((method, op));
     }
     let seed = config.seed;
-    let entropy = seed.is_none().then(|| host.runtime.entropy()).unwrap_or(0);
+    let entropy = if seed.is_none() {
+        host.runtime.entropy()
+    } else {
+        0
+    };
     let rng = StdRng::seed_from_u64(seed.unwrap_or(entropy));
     // Its own stream, so that ids stay what they were for a seed.
     let request_prefix =

@@ -39,6 +39,9 @@ pub const ENV_STAGE_DELAY_MS: &str = "TUNESMITH_BENCH_STAGE_DELAY_MS";
 /// suites, which run each behaviour through both faces (tests/suite/faces.rs).
 const RUST_API: &str = "rust-api";
 
+/// Reads a runner's closing lines into counts.
+type CountParser = fn(&str) -> Option<Counts>;
+
 const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 
 pub fn run(opts: &Options) -> Result<bool> {
@@ -361,7 +364,7 @@ impl Ctx {
     /// `npm test`, each project's tests counted in a row of their own.
     fn users(&mut self) -> Result<()> {
         let projects = crate::root().join("tests").join("emulator-npm");
-        let runs: [(&str, &'static str, fn(&str) -> Option<Counts>); 4] = [
+        let runs: [(&str, &'static str, CountParser); 4] = [
             ("node", "users node --test", report::node_counts),
             ("vitest", "users vitest", runner_counts),
             ("jest", "users jest", runner_counts),

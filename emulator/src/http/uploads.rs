@@ -26,6 +26,9 @@ use crate::core::uploads::{file_id, Incoming};
 use crate::families::common::text;
 use crate::sources::{download, last_segment};
 
+/// A stream upload being written: where, its name, its size and its first bytes.
+type StagedFile = (Box<dyn Staged>, String, u64, Vec<u8>);
+
 const F: CodeTable = CodeTable::Upload;
 
 fn bad(msg: impl Into<String>) -> ApiError {
@@ -192,7 +195,8 @@ pub async fn stream(
     };
     let mut upload_path: Option<String> = None;
     let mut file_name: Option<String> = None;
-    let mut file: Option<(Box<dyn Staged>, String, u64, Vec<u8>)> = None;
+    // The staged file, its name, its size, and its first bytes (for the type).
+    let mut file: Option<StagedFile> = None;
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(f)) => f,
