@@ -44,22 +44,29 @@ fn failed(e: impl std::fmt::Display) -> String {
 /// cannot lead elsewhere.
 pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded, String> {
     let parsed = check_form(url).map_err(|r| r.to_string())?;
-    let host = parsed.host_str().unwrap_or("");
-    let port = parsed.port_or_known_default().unwrap_or(80);
-    let addr = app
-        .host
-        .outbound
-        .resolve(host.trim_matches(['[', ']']).to_owned(), port)
-        .await
-        .ok_or_else(|| failed(format!("`{host}` does not resolve")))?;
-    check_target(&parsed, addr, app.own, app.config.allow_private_url_uploads)
-        .map_err(|r| r.to_string())?;
     let authority = &parsed[url::Position::BeforeHost..url::Position::AfterPort];
     let authority = authority.to_owned();
-    let mut pinned = parsed.clone();
-    pinned
-        .set_ip_host(addr.ip())
-        .map_err(|()| failed("the host cannot be addressed"))?;
+    let pinned = if shared_music_file(app, &parsed) {
+        // A generated file of the music host where it shares the upload host's origin: the host
+        // serves it (the address is the upload host's, so the URL rules would see its path).
+        parsed
+    } else {
+        let host = parsed.host_str().unwrap_or("");
+        let port = parsed.port_or_known_default().unwrap_or(80);
+        let addr = app
+            .host
+            .outbound
+            .resolve(host.trim_matches(['[', ']']).to_owned(), port)
+            .await
+            .ok_or_else(|| failed(format!("`{host}` does not resolve")))?;
+        check_target(&parsed, addr, app.own, app.config.allow_private_url_uploads)
+            .map_err(|r| r.to_string())?;
+        let mut pinned = parsed.clone();
+        pinned
+            .set_ip_host(addr.ip())
+            .map_err(|()| failed("the host cannot be addressed"))?;
+        pinned
+    };
 
     let _slot = app.download_slots.acquire().await.map_err(failed)?;
     let mut res = app
@@ -96,12 +103,34 @@ pub async fn download(app: &AppState, url: &str, cap: u64) -> Result<Downloaded,
     })
 }
 
+/// Whether `url` is under this emulator's upload host: its origin, and not under the music host,
+/// which may share that origin under a path of its own (the demo as a static site: both hosts are
+/// its service worker's).
+pub fn is_upload_url(app: &AppState, url: &Url) -> bool {
+    Url::parse(&app.upload_base).is_ok_and(|base| base.origin() == url.origin())
+        && !under_music(app, url)
+}
+
+fn under_music(app: &AppState, url: &Url) -> bool {
+    url.as_str()
+        .strip_prefix(app.music_base.as_str())
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// A generated file of the music host (`{music base}/files/...`) on the upload host's origin.
+fn shared_music_file(app: &AppState, url: &Url) -> bool {
+    Url::parse(&app.upload_base).is_ok_and(|base| base.origin() == url.origin())
+        && url
+            .as_str()
+            .strip_prefix(app.music_base.as_str())
+            .is_some_and(|rest| rest.starts_with("/files/"))
+}
+
 /// The bytes behind a URL: read from storage when it names a file of this upload host,
 /// else downloaded. `None` when it cannot be had.
 pub async fn fetch(app: &AppState, url: &str) -> Option<Vec<u8>> {
     let parsed = Url::parse(url).ok()?;
-    let ours = Url::parse(&app.upload_base).is_ok_and(|base| base.origin() == parsed.origin());
-    if ours {
+    if is_upload_url(app, &parsed) {
         let path = parsed.path();
         let id = if let Some(rel) = path.strip_prefix("/files/") {
             file_id(&percent_decode(rel)?)

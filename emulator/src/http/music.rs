@@ -68,10 +68,7 @@ enum Unfetched {
 /// Fetches a reference as source audio is fetched (a file of this upload host from storage, else
 /// a download under the URL rules), refusing more than `cap` bytes.
 async fn fetch_reference(app: &AppState, url: &str, cap: u64) -> Result<Fetched, Unfetched> {
-    let ours = Url::parse(&app.upload_base)
-        .ok()
-        .zip(Url::parse(url).ok())
-        .is_some_and(|(base, u)| base.origin() == u.origin());
+    let ours = Url::parse(url).is_ok_and(|u| sources::is_upload_url(app, &u));
     if ours {
         let bytes = sources::fetch(app, url).await.ok_or_else(|| {
             Unfetched::Failed("no such file on the upload host (expired or never stored)".into())

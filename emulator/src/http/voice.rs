@@ -34,10 +34,7 @@ fn refuse(field: &str, what: String) -> ApiError {
 /// An audio file uploaded to this emulator's upload host: its length in seconds when it is a WAV
 /// (other audio formats are not measured); why not otherwise.
 async fn uploaded_audio(app: &AppState, url: &str) -> Result<Option<f64>, String> {
-    let ours = match (Url::parse(url), Url::parse(&app.upload_base)) {
-        (Ok(u), Ok(base)) => u.origin() == base.origin(),
-        _ => false,
-    };
+    let ours = Url::parse(url).is_ok_and(|u| sources::is_upload_url(app, &u));
     if !ours {
         return Err(format!(
             "must be a file uploaded to the upload host ({}): upload the recording first",
