@@ -146,8 +146,12 @@ async function serveOne(wasm, host, req, res, { limit, budget, pauseMs }) {
   try {
     const headers = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const answer = await wasm.handle(host, req.method, req.url, headers, new Uint8Array(body.buffer, body.byteOffset, body.length));
+    // A client that goes away before its answer: the emulator drops the request where it stands,
+    // as the native server does (an unanswered request is never logged).
+    const gone = new Promise((resolve) => res.once('close', resolve));
+    const answer = await wasm.handle(host, req.method, req.url, headers, new Uint8Array(body.buffer, body.byteOffset, body.length), gone);
     body = null;
+    if (answer === null) return;
     const out = {};
     for (const [k, v] of answer.headers) out[k] = k in out ? [].concat(out[k], v) : v;
     // A body not read to its end: the answer, then the connection is closed (the rest unread).

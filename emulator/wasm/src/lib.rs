@@ -150,6 +150,9 @@ impl Emulator {
 
     /// Answers one request to `host` (`"music"` or `"upload"`): `headers` as flat name, value
     /// pairs; resolves to `{status, headers, body}` with the headers as `[name, value]` pairs.
+    /// `gone`, when given, settles when the client has gone away: the request is then dropped
+    /// where it stands, as hyper drops a native handler whose connection closed (an unanswered
+    /// request is not logged, a fault's delay not waited out), and this resolves to null.
     pub fn handle(
         &self,
         host: &str,
@@ -157,6 +160,7 @@ impl Emulator {
         path_and_query: &str,
         headers: Vec<String>,
         body: Vec<u8>,
+        gone: Option<js_sys::Promise>,
     ) -> Result<js_sys::Promise, JsError> {
         let router = match host {
             "music" => self.music.clone(),
@@ -174,7 +178,7 @@ impl Emulator {
             }
         }
         let req = req.body(Body::from(body)).map_err(js_err)?;
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        let answer = Box::pin(async move {
             let res = router
                 .oneshot(req)
                 .await
@@ -196,7 +200,21 @@ impl Emulator {
             set(&out, "headers", &list);
             set(&out, "body", &Uint8Array::from(bytes.as_ref()));
             Ok(out.into())
-        }))
+        });
+        let Some(gone) = gone else {
+            return Ok(wasm_bindgen_futures::future_to_promise(answer));
+        };
+        let mut gone = wasm_bindgen_futures::JsFuture::from(gone);
+        let mut answer = answer;
+        Ok(wasm_bindgen_futures::future_to_promise(
+            std::future::poll_fn(move |cx| {
+                use std::future::Future;
+                if std::pin::Pin::new(&mut gone).poll(cx).is_ready() {
+                    return std::task::Poll::Ready(Ok(JsValue::NULL));
+                }
+                answer.as_mut().poll(cx)
+            }),
+        ))
     }
 
     /// The emulator's now, in milliseconds since the epoch.
