@@ -65,14 +65,17 @@ test("an empty form marks every broken field at once, the first one focused, and
   assert(await page.evaluate(() => document.activeElement?.id === "file"), "the first field of the page (the audio file) is focused");
   assert(toService.length === before, `sent: ${toService.slice(before)}`);
   await shotOf("main", "newcomer-1-every-field.png");
-  // Custom mode needs a style and a title: both are marked, not the first alone.
+  // Custom mode (V6) needs one of a style, lyrics or words to leave out, the title and the prompt
+  // optional: with none, the rule is told once, in the fields' own labels, and nothing else marked.
   await tab("Generate");
   await page.check("#op-form [name=customMode]");
-  await page.fill("#op-form [name=prompt]", "");
+  for (const name of ["prompt", "title", "style", "lyrics", "negativeTags"]) await page.fill(`#op-form [name=${name}]`, "");
   await page.click("#go");
   await page.waitForSelector("#err-style:not(:empty)");
   const custom = await errorsIn("#op-form");
-  for (const field of ["style", "title", "prompt"]) assert(custom[field], `${field} marked in custom mode: ${JSON.stringify(custom)}`);
+  assert(/one of Style, Lyrics or Leave out is required/.test(custom.style), `the rule, in the page's words: ${JSON.stringify(custom)}`);
+  assert(Object.keys(custom).length === 1, `only the missing words marked, not the optional title or prompt: ${JSON.stringify(custom)}`);
+  assert(await page.evaluate(() => document.activeElement?.name === "style"), "the style, first of the three, is focused");
   assert(toService.length === before, "nothing sent");
   await page.uncheck("#op-form [name=customMode]");
   await page.fill("#op-form [name=prompt]", "A lazy summer afternoon, lo-fi, vinyl crackle, soft Rhodes");
@@ -150,9 +153,9 @@ test("Persona: a segment past the track's end is refused next to Until; a second
   assert(/already has a persona/.test(said) && !/query it/i.test(said), `second persona: ${said}`);
   assert(!(await page.$(".toast")), "nothing covers the studio");
   await shotOf("#tool-persona", "newcomer-5-persona-second.png");
-  // "Sing a new song with it" keeps lyrics in the prompt it requires.
+  // "Sing a new song with it" starts the song from lyrics, where V6 sings them (`lyrics`).
   await page.click("#persona-use");
-  assert((await page.inputValue("#op-form [name=prompt]")).trim().length > 0, "the lyrics are not emptied");
+  assert((await page.inputValue("#op-form [name=lyrics]")).trim().length > 0, "lyrics to start from");
   assert(await page.isChecked("#op-form [name=customMode]"), "custom mode");
 });
 
@@ -162,13 +165,15 @@ test("Replace: typed times draw the window and let it be played; a short or too 
   await page.fill("#replace-form [name=infillStartS]", "4");
   await page.fill("#replace-form [name=infillEndS]", "7");
   await page.waitForSelector("#replace-err-infillEndS:not(:empty)");
-  assert(/6 to 60 seconds/.test(await page.textContent("#replace-err-infillEndS")), "the package's window rule, before submitting");
+  // V6: a window of at least 10 s.
+  assert(/at least 10 seconds/.test(await page.textContent("#replace-err-infillEndS")), "the package's window rule, before submitting");
   assert(!(await page.isDisabled("#replace-play")), "Play the selection is offered");
   assert(/Selected 4\.00 s to 7\.00 s/.test(await page.textContent("#replace-window")), "the typed window is drawn");
   await page.fill("#replace-form [name=infillEndS]", "30");
   await page.waitForFunction(() => /half the track/.test(document.querySelector("#replace-err-infillEndS").textContent));
   await shotOf("#tool-replace", "newcomer-6-replace-typed.png");
-  await page.fill("#replace-form [name=infillEndS]", "11");
+  // 12 s: at least 10 s, at most half of the 44 s melody.
+  await page.fill("#replace-form [name=infillEndS]", "16");
   await page.waitForFunction(() => document.querySelector("#replace-err-infillEndS").textContent === "");
   await page.click("#replace-play");
   await page.waitForFunction(() => {
@@ -230,7 +235,7 @@ test("a track too short for Replace and Persona is said beside them, and nothing
   await createAndWait("#go");
   await page.waitForSelector("#tool-replace-short:not([hidden])");
   const replace = await page.textContent("#tool-replace-short");
-  assert(/6\.6 s/.test(replace) && /at least 12 s/.test(replace), `beside Replace: ${replace}`);
+  assert(/6\.6 s/.test(replace) && /at least 20 s/.test(replace), `beside Replace: ${replace}`);
   assert(await page.isDisabled("#replace-go"), "Replace is not offered");
   const persona = await page.textContent("#tool-persona-short");
   assert(/at least 10 s/.test(persona), `beside Persona: ${persona}`);

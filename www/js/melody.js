@@ -1,6 +1,6 @@
 // A hummed melody as a 16-bit mono WAV, so the demo can be tried without a file at hand. It lasts
-// long enough for every studio flow: a replaced window of 6 s may be at most half the track, and a
-// persona learns from a segment of 10 to 30 s.
+// long enough for every studio flow: a replaced window of at least 10 s (V6) may be at most half
+// the track, and a persona learns from a segment of 10 to 30 s.
 
 export const MELODY_SECONDS = 44;
 /** Each note's length: a phrase of eight notes is four seconds. */
