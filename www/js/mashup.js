@@ -18,7 +18,7 @@ const uploads = [null, null];
 function render() {
   described = toolFields($("#mashup-fields"), "mashup", {
     show: FIELDS, prefix: "mashup-", wide: ["prompt"],
-    labels: { customMode: "Custom mode (style and title are mine, the prompt is the lyrics)", instrumental: "Instrumental (no vocals)", prompt: "Describe the mashup (or its lyrics in custom mode)", vocalGender: "Vocal gender" },
+    labels: { customMode: "Custom mode (style, title and lyrics are mine)", instrumental: "Instrumental (no vocals)", prompt: "Describe the mashup (or its lyrics in custom mode)", vocalGender: "Vocal gender" },
     values: { customMode: false, prompt: "Blend both melodies into one upbeat dance track" },
   });
 }

@@ -20,7 +20,7 @@ export const LABELS = {
   styleWeight: "Style weight",
   weirdnessConstraint: "Weirdness",
   audioWeight: "Audio weight",
-  customMode: "Custom mode (style and title are mine, the prompt is the lyrics)",
+  customMode: "Custom mode (style, title and lyrics are mine)",
   instrumental: "Instrumental (no vocals)",
   defaultParamFlag: "Custom parameters (prompt, style, title, start)",
   audioId: "Track to extend",
