@@ -81,11 +81,11 @@ async function* events(body) {
  */
 async function* pushed(client, companion, family, taskId, { signal, deadline, stallMs }) {
   let current = await query(client, family, taskId, signal);
-  if (isFinal(current)) return;
   // The record read at the start waits for the stream while a stage below it may still be replayed
-  // (a read answered after the stage's event, by a slow or loaded companion, comes back past it):
-  // it is reported in its place, once the backlog shows its stage, or a later one, or nothing. No
-  // event is of a pending task: a read at rank 1 or below has nothing to wait for.
+  // (a read answered after the stage's event, by a slow or loaded companion, comes back past it,
+  // the task's end included): it is reported in its place, once the backlog shows its stage, or a
+  // later one, or nothing; a final one ends the records, for the waiter's query. No event is of a
+  // pending task: a read at rank 1 or below has nothing to wait for.
   let held = current && rankOf(family, current) > 1 ? current : null;
   if (current && !held) yield current;
   let lastId = 0;

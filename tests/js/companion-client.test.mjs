@@ -139,31 +139,39 @@ async function front(handle) {
   };
 }
 
-test("a first record read that comes back past a stage pushed since: that stage is still reported, in order", { skip, timeout: 60_000 }, async () => {
-  // The page's first read is answered only once the task's `first` stage has been pushed: it left
-  // before `text` and comes back past it (a slow or loaded companion), while the stream replays both.
+test("a first record read that comes back past a stage pushed since, or at the end: every stage is still reported, in order", { skip, timeout: 60_000 }, async () => {
+  // The page's first read is answered only once the task's `first` stage (then: its end) has been
+  // pushed: it left before `text` and comes back past it (a slow or loaded companion), while the
+  // stream replays every stage.
   const slow = await slowEmulator(1500);
+  let until = null;
   const reads = [];
   const alt = await front(async (request) => {
     const url = new URL(request.url);
-    if (!url.pathname.endsWith("/record-info") || reads.length > 0) return inner.handler(request);
-    const read = {};
-    reads.push(read);
-    const pushed = await collectEvents(inner, "vic", { task: url.searchParams.get("taskId"), until: (e) => e.some((x) => x.data.stage === "first") });
+    if (!url.pathname.endsWith("/record-info") || until === null) return inner.handler(request);
+    const stage = until;
+    until = null;
+    const pushed = await collectEvents(inner, request.headers.get("x-session").replace("-session", ""), {
+      task: url.searchParams.get("taskId"),
+      until: (e) => e.some((x) => x.data.stage === stage),
+    });
     await pushed.done;
     const answer = await inner.handler(request);
-    read.status = (await answer.clone().json()).data?.status;
+    reads.push((await answer.clone().json()).data?.status);
     return answer;
   });
   const inner = await startCompanion({ baseUrl: slow.music, uploadUrl: slow.upload, allowedHosts: [alt.host] });
   try {
-    const c = new pkg.Client({ companionUrl: alt.url, headers: session("vic") });
-    const created = await c.generate(GENERATE);
-    const stages = [];
-    const task = await c.waitForTask(created, { onProgress: (t) => stages.push(t.stage) });
-    assert.equal(reads[0]?.status, "FIRST_SUCCESS", "the first read came back at the first stage");
-    assert.equal(task.state, "succeeded");
-    assert.deepEqual(stages, ["text", "first", "complete"]);
+    for (const [user, stage] of [["vic", "first"], ["wes", "complete"]]) {
+      const c = new pkg.Client({ companionUrl: alt.url, headers: session(user) });
+      const created = await c.generate(GENERATE);
+      const stages = [];
+      until = stage;
+      const task = await c.waitForTask(created, { onProgress: (t) => stages.push(t.stage) });
+      assert.equal(task.state, "succeeded");
+      assert.deepEqual(stages, ["text", "first", "complete"], `the first read held until ${stage}`);
+    }
+    assert.deepEqual(reads, ["FIRST_SUCCESS", "SUCCESS"], "the first reads came back at the first stage, then at the end");
   } finally {
     await alt.close();
     await inner.close();
