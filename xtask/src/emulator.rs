@@ -68,6 +68,15 @@ pub fn parse_ready_line(line: &str) -> Option<(String, String)> {
     Some((url("music=")?, url("upload=")?))
 }
 
+/// The command that runs the wasm build as `npx tunesmith emulator` does, from the package
+/// installed in `project` (crate::emulator_wasm::npx_project); its flags go after it.
+pub fn npx(project: &Path) -> Command {
+    let mut cmd = Command::new("node");
+    cmd.arg(project.join("node_modules/tunesmith/cli/tunesmith.js"))
+        .arg("emulator");
+    cmd
+}
+
 /// A running emulator. Dropping it stops the process and removes its temporary data folder.
 pub struct Emulator {
     pub server: Server,
@@ -86,7 +95,17 @@ pub struct Launch {
 
 impl Emulator {
     pub fn start(bin: &Path, launch: Launch) -> Result<Emulator> {
-        let mut cmd = Command::new(bin);
+        Emulator::start_command(Command::new(bin), launch)
+    }
+
+    /// The wasm build as `npx tunesmith emulator` runs it: the package installed in `project`
+    /// (crate::emulator_wasm::npx_project), with the same flags and ready line as the binary.
+    pub fn start_npx(project: &Path, launch: Launch) -> Result<Emulator> {
+        Emulator::start_command(npx(project), launch)
+    }
+
+    /// Starts `cmd` (a program and any leading arguments) with the launch's flags after them.
+    pub fn start_command(mut cmd: Command, launch: Launch) -> Result<Emulator> {
         cmd.args(&launch.args);
         let temp_data_dir = if launch.temp_data_dir {
             let dir = fresh_temp_dir("emulator-data")?;

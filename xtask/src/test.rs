@@ -89,7 +89,7 @@ fn install_tools(stages: &[&str]) -> Result<()> {
     if any(&["wasm", "js", "e2e", "deploy", "users", "parity", "bench"]) {
         toolchain::wasm_bindgen()?;
     }
-    if any(&["js", "e2e", "deploy", "users", "bench"]) {
+    if any(&["js", "e2e", "deploy", "users", "parity", "bench"]) {
         // Every suite's npm tools, a real Redis for the companion's, tmux for the CLI's terminal.
         toolchain::js_tools()?;
         toolchain::redis_server()?;
@@ -311,40 +311,45 @@ impl Ctx {
     /// own unit tests) in Node, then `tests/browser_*.rs` in headless Chromium, each run counted
     /// in its own row.
     fn wasm(&mut self) -> Result<()> {
-        let tests = crate::root().join("tests");
-        let node = test_files(&tests, "node_", ".rs")?;
-        let browser = test_files(&tests, "browser_", ".rs")?;
-        let others = test_files(&tests, "", ".rs")?.len() - node.len() - browser.len();
-        if others > 0 {
-            bail!("{others} file(s) of tests/*.rs named neither node_* nor browser_*: no stage runs them");
-        }
+        let (node, browser) = wasm_suites()?;
         let emulator = self.emulator()?;
-        let (music, upload) = (emulator.music.clone(), emulator.upload.clone());
+        let urls = (emulator.music.clone(), emulator.upload.clone());
         // The crate's own unit tests run in Node.
         let runs = [
             (node, "wasm node", &["--lib"][..]),
             (browser, "wasm chromium", &[]),
         ];
-        let runs = runs.map(|(files, env, own)| {
-            let mut cmd = proc::cargo();
-            cmd.args(["test", "-p", "tunesmith", "--target", WASM_TARGET])
-                .args(["--features", RUST_API, "--no-fail-fast"])
-                .env(ENV_MUSIC_URL, &music)
-                .env(ENV_UPLOAD_URL, &upload)
-                .env(ENV_API_KEY, TEST_KEY)
-                .env(ENV_SPARE_KEY, SPARE_KEY)
-                .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
-            cmd.args(own);
-            for name in files.iter().filter_map(|f| f.file_stem()) {
-                cmd.arg("--test").arg(name);
-            }
-            let output = self.count_run(cmd, env, files.len(), report::cargo_counts)?;
-            self.outputs.push(output);
-            Ok(())
-        });
+        let runs = runs.map(|(files, env, own)| self.wasm_run(&files, own, &urls, env));
         every_ok(runs)
+    }
+
+    /// One run of wasm suites `files` (and `own`, cargo's other target switches) against the
+    /// emulator at `urls` (music, upload), which the suites read at compile time
+    /// (tests/suite/common.rs): another emulator's URLs recompile the suites, not the crate.
+    fn wasm_run(
+        &mut self,
+        files: &[PathBuf],
+        own: &[&str],
+        (music, upload): &(String, String),
+        env: &'static str,
+    ) -> Result<()> {
+        let mut cmd = proc::cargo();
+        cmd.args(["test", "-p", "tunesmith", "--target", WASM_TARGET])
+            .args(["--features", RUST_API, "--no-fail-fast"])
+            .env(ENV_MUSIC_URL, music)
+            .env(ENV_UPLOAD_URL, upload)
+            .env(ENV_API_KEY, TEST_KEY)
+            .env(ENV_SPARE_KEY, SPARE_KEY)
+            .env("CHROMEDRIVER", toolchain::CHROMEDRIVER)
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60");
+        cmd.args(own);
+        for name in files.iter().filter_map(|f| f.file_stem()) {
+            cmd.arg("--test").arg(name);
+        }
+        let output = self.count_run(cmd, env, files.len(), report::cargo_counts)?;
+        self.outputs.push(output);
+        Ok(())
     }
 
     /// Builds the package once (as `cargo xtask build`) and puts it on the served site.
@@ -402,13 +407,22 @@ impl Ctx {
         every_ok(runs)
     }
 
-    /// The emulator's HTTP-level suites (`emulator/tests/*.rs`) against the wasm build: the
-    /// package from `npm pack` installed into a project of its own, each test's emulator started
-    /// as `node …/tunesmith/cli/tunesmith.js emulator` (TUNESMITH_EMULATOR_CMD); the tests that
-    /// only the native build can pass are counted and listed with their reasons.
+    /// Both emulator builds against the same tests, the wasm one as `npx tunesmith emulator` runs
+    /// it: the package from `npm pack` installed into a project of its own
+    /// (crate::emulator_wasm::npx_project). First the emulator's HTTP-level suites
+    /// (`emulator/tests/*.rs`), each test's emulator started as `node …/tunesmith/cli/tunesmith.js
+    /// emulator` (TUNESMITH_EMULATOR_CMD), the tests that only the native build can pass counted
+    /// and listed with their reasons; then the client's suites that talk to a live emulator, run
+    /// against one npx emulator started with the suites' flags (`client_on_npx`).
     fn parity(&mut self) -> Result<()> {
         let pkg_dir = self.package()?.dir.clone();
         let project = crate::emulator_wasm::npx_project(&pack(&pkg_dir)?)?;
+        let http = self.emulator_http_on_npx(&project);
+        let client = self.client_on_npx(&project);
+        every_ok([http, client])
+    }
+
+    fn emulator_http_on_npx(&mut self, project: &Path) -> Result<()> {
         let log = crate::target_dir().join("parity-native-only.tsv");
         let _ = std::fs::remove_file(&log);
         let mut cmd = proc::cargo();
@@ -422,7 +436,7 @@ impl Ctx {
         ])
         .env(
             "TUNESMITH_EMULATOR_CMD",
-            crate::emulator_wasm::npx_command(&project),
+            crate::emulator_wasm::npx_command(project),
         )
         .env("TUNESMITH_EMULATOR_NATIVE_ONLY_LOG", &log);
         let output = self.count_run(cmd, "emulator wasm (npx)", 1, report::cargo_counts)?;
@@ -438,6 +452,45 @@ impl Ctx {
         Ok(())
     }
 
+    /// The client's suites again, against an npx emulator of their own (a fresh data folder,
+    /// the suites' flags; the native one's `--www` site is the binary's only, and no suite run
+    /// here reads it): the wasm suites in Node (`tests/node_*.rs`, recompiled with its URLs),
+    /// and the JS suites that talk to the emulator themselves (`npx_js_suites`), each counted in
+    /// a row of its own. The companion's, MCP's and CLI's suites are not run again: they reach
+    /// the emulator through the same client, and take five minutes more.
+    fn client_on_npx(&mut self, project: &Path) -> Result<()> {
+        let launch = Launch {
+            args: emulator::suite_args(TEST_KEY, SPARE_KEY),
+            echo: false,
+            temp_data_dir: true,
+        };
+        let npx = Emulator::start_npx(project, launch)?;
+        println!(
+            "npx emulator ready: music={} upload={}",
+            npx.music, npx.upload
+        );
+        let (node, _) = wasm_suites()?;
+        let urls = (npx.music.clone(), npx.upload.clone());
+        let wasm = self.wasm_run(&node, &[], &urls, "wasm node (npx emulator)");
+        let (run, left) = npx_js_suites(&crate::root().join("tests").join("js"))?;
+        println!(
+            "js on the npx emulator: {} file(s); not run again: {}",
+            run.len(),
+            left.iter()
+                .filter_map(|f| f.file_name())
+                .map(|f| f.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let js = self.node_tests_on(&npx, &run, &[], "js node (npx emulator)");
+        // Its stderr goes through the key scan with the suites' output.
+        self.outputs.push(npx.server.stderr_report());
+        if let Err(e) = &wasm.as_ref().and(js.as_ref()) {
+            eprintln!("(npx emulator: {e:#}){}", npx.server.stderr_report());
+        }
+        every_ok([wasm, js])
+    }
+
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
     /// Chromium and servers of their own), with the scripts' environment and `extra`, counted in
     /// the row `env`.
@@ -447,11 +500,28 @@ impl Ctx {
         extra: &[(&'static str, OsString)],
         env: &'static str,
     ) -> Result<()> {
+        let emulator = self
+            .emulator
+            .take()
+            .context("the emulator is not running")?;
+        let run = self.node_tests_on(&emulator, files, extra, env);
+        self.emulator = Some(emulator);
+        run
+    }
+
+    /// `node_tests` against `emulator`.
+    fn node_tests_on(
+        &mut self,
+        emulator: &Emulator,
+        files: &[PathBuf],
+        extra: &[(&'static str, OsString)],
+        env: &'static str,
+    ) -> Result<()> {
         let pkg_dir = self.package()?.dir.clone();
         if self.redis.is_none() {
             self.redis = Some(crate::redis::RedisServer::start()?);
         }
-        let mut vars = script_env(self.emulator()?, &pkg_dir);
+        let mut vars = script_env(emulator, &pkg_dir);
         if let Some(redis) = &self.redis {
             vars.push((crate::redis::ENV_REDIS_URL, redis.url.clone().into()));
         }
@@ -503,7 +573,7 @@ pub fn script_env(emulator: &Emulator, pkg_dir: &Path) -> Vec<(&'static str, OsS
 }
 
 /// `npm pack` of the package into a folder of its own; the tarball's path.
-fn pack(pkg_dir: &Path) -> Result<PathBuf> {
+pub fn pack(pkg_dir: &Path) -> Result<PathBuf> {
     let dest = crate::target_dir().join("users-pack");
     let _ = std::fs::remove_dir_all(&dest);
     std::fs::create_dir_all(&dest)?;
@@ -547,6 +617,42 @@ fn runner_counts(output: &str) -> Option<Counts> {
         passed: passed.unwrap_or(0),
         failed: failed.unwrap_or(0),
     })
+}
+
+/// The client's wasm suites: `tests/node_*.rs` and `tests/browser_*.rs`; an other file of
+/// `tests/*.rs` is an error, since no stage would run it.
+fn wasm_suites() -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let tests = crate::root().join("tests");
+    let node = test_files(&tests, "node_", ".rs")?;
+    let browser = test_files(&tests, "browser_", ".rs")?;
+    let others = test_files(&tests, "", ".rs")?.len() - node.len() - browser.len();
+    if others > 0 {
+        bail!(
+            "{others} file(s) of tests/*.rs named neither node_* nor browser_*: no stage runs them"
+        );
+    }
+    Ok((node, browser))
+}
+
+/// The JS suites of `dir` that the npx pass runs, and those it leaves: a suite runs when it
+/// talks to the emulator itself (it names the emulator's music URL, `MUSIC`, or the variable
+/// it comes in) and is not the companion's, the MCP server's or the CLI's.
+fn npx_js_suites(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let mut run = Vec::new();
+    let mut left = Vec::new();
+    for file in test_files(dir, "", ".test.mjs")? {
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let through_a_server = ["companion", "mcp", "cli.", "cli-"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        let text = std::fs::read_to_string(&file)?;
+        if !through_a_server && text.contains("MUSIC") {
+            run.push(file);
+        } else {
+            left.push(file);
+        }
+    }
+    Ok((run, left))
 }
 
 /// Files directly in `dir` named `<prefix>*<suffix>`, sorted.
@@ -609,6 +715,41 @@ mod tests {
             })
         );
         assert_eq!(runner_counts("Test Suites: 1 failed, 1 total"), None);
+    }
+
+    #[test]
+    fn the_npx_pass_runs_the_js_suites_that_talk_to_the_emulator_themselves() {
+        let dir = emulator::fresh_temp_dir("npx-js-suites").unwrap();
+        let files = [
+            (
+                "client-errors.test.mjs",
+                "const MUSIC = process.env.TUNESMITH_TEST_MUSIC_URL;",
+            ),
+            (
+                "follow.test.mjs",
+                "import { MUSIC } from './companion/harness.mjs';",
+            ),
+            ("types-package.test.mjs", "tsc"),
+            (
+                "companion.test.mjs",
+                "import { MUSIC } from './companion/harness.mjs';",
+            ),
+            ("mcp.test.mjs", "TUNESMITH_BASE_URL: MUSIC"),
+            ("cli.test.mjs", "TUNESMITH_BASE_URL: MUSIC"),
+            ("cli-hardening.test.mjs", "TUNESMITH_BASE_URL: MUSIC"),
+            ("helper.mjs", "MUSIC"),
+        ];
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let names = |files: Vec<PathBuf>| -> Vec<String> {
+            let name = |f: &PathBuf| f.file_name().unwrap().to_string_lossy().into_owned();
+            files.iter().map(name).collect()
+        };
+        let (run, left) = npx_js_suites(&dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(names(run), ["client-errors.test.mjs", "follow.test.mjs"]);
+        assert_eq!(left.len(), 5);
     }
 
     #[test]
