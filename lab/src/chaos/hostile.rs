@@ -3,6 +3,8 @@
 //! `fileName` and file paths, URL uploads aimed at the emulator itself, out-of-range admin
 //! values, and slow clients trickling a header byte per second. After every burst the emulator
 //! must still be up and answer `GET /credit`; nothing may appear outside its data folder.
+//! `cargo lab chaos` runs it against both builds: the native binary, then the wasm build as
+//! `npx tunesmith emulator` runs it from the packed package (`Server`), each with its figures.
 //! Over 400 lines on purpose: a catalogue of attacks, one short probe per kind, run in turn against
 //! one emulator.
 
@@ -16,10 +18,33 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use tunesmith_protocol::Op;
 
-const S: &str = "hostile";
+/// The section of the native binary's figures.
+pub const S: &str = "hostile";
+/// The section of the wasm build's figures.
+pub const S_NPX: &str = "hostile (npx)";
+
+/// The emulator under probe.
+#[derive(Clone, Copy)]
+pub enum Server<'a> {
+    /// The native binary.
+    Native(&'a Path),
+    /// The wasm build as `npx tunesmith emulator` runs it, from the package installed in this
+    /// project (xtask::emulator_wasm::npx_project).
+    Npx(&'a Path),
+}
+
+impl Server<'_> {
+    fn command(self) -> Command {
+        match self {
+            Server::Native(bin) => Command::new(bin),
+            Server::Npx(project) => crate::emulator::npx(project),
+        }
+    }
+}
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 pub struct Settings {
@@ -81,63 +106,64 @@ pub struct Findings {
 }
 
 impl Findings {
-    pub fn figures(&self, figures: &mut Figures, settings: &Settings) {
+    /// The figures in `section` (S or S_NPX).
+    pub fn figures(&self, figures: &mut Figures, settings: &Settings, section: &str) {
         let first = |set: &BTreeSet<String>| set.iter().next().cloned().unwrap_or_default();
         figures.push(Figure::info(
-            S,
+            section,
             "routes probed (OpenAPI + admin + file routes)",
             self.routes.to_string(),
         ));
         figures.push(Figure::info(
-            S,
+            section,
             "hostile requests sent",
             super::thousands(self.requests as f64),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "crashes (process exited)",
             self.crashes.len(),
             first(&self.crashes),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "bursts after which GET /credit did not answer",
             self.unanswered.len(),
             first(&self.unanswered),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "files created outside the data folder",
             self.outside.len(),
             first(&self.outside),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "files read from outside the data folder",
             self.reads_outside.len(),
             first(&self.reads_outside),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "URL uploads of the emulator itself accepted",
             self.self_fetches.len(),
             first(&self.self_fetches),
         ));
         figures.push(Figure::none_of(
-            S,
+            section,
             "out-of-range admin values accepted",
             self.admin_unbounded.len(),
             first(&self.admin_unbounded),
         ));
         figures.push(Figure::at_most(
-            S,
+            section,
             "peak RSS",
             self.peak_rss_mb.round(),
             settings.rss_bound_mb,
             " MB",
         ));
         figures.push(Figure::at_most(
-            S,
+            section,
             &format!(
                 "GET /credit while {} clients trickle a byte/s (worst)",
                 self.slow_opened
@@ -147,7 +173,7 @@ impl Findings {
             " ms",
         ));
         figures.push(Figure::at_most(
-            S,
+            section,
             &format!(
                 "trickling connections still open after {} s",
                 settings.slow_secs
@@ -157,14 +183,14 @@ impl Findings {
             "",
         ));
         figures.push(Figure::at_most(
-            S,
+            section,
             "emulator sockets after the trickle",
             self.sockets_after_slow as f64,
             settings.sockets_bound as f64,
             "",
         ));
         figures.push(Figure::info(
-            S,
+            section,
             "time",
             format!("{:.0} s", self.took.as_secs_f64()),
         ));
@@ -181,7 +207,7 @@ struct Route {
 }
 
 struct Probe<'a> {
-    bin: &'a Path,
+    server: Server<'a>,
     sandbox: PathBuf,
     args: Vec<OsString>,
     emulator: Emulator,
@@ -189,7 +215,12 @@ struct Probe<'a> {
     marker: String,
 }
 
+/// The probe against the native binary `bin`.
 pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> {
+    run_on(Server::Native(bin), sandbox, settings)
+}
+
+pub fn run_on(server: Server, sandbox: &Path, settings: &Settings) -> Result<Findings> {
     let started = Instant::now();
     std::fs::create_dir_all(sandbox.join("cwd"))?;
     std::fs::create_dir_all(sandbox.join("data"))?;
@@ -211,9 +242,9 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
         settings.read_timeout_ms.to_string().into(),
     ]);
     let before = tree(sandbox, &sandbox.join("data"));
-    let emulator = start_in(bin, &args, &sandbox.join("cwd"))?;
+    let emulator = start_in(server, &args, &sandbox.join("cwd"))?;
     let mut probe = Probe {
-        bin,
+        server,
         sandbox: sandbox.to_path_buf(),
         args,
         emulator,
@@ -256,19 +287,15 @@ pub fn run(bin: &Path, sandbox: &Path, settings: &Settings) -> Result<Findings> 
 
 /// Starts the emulator with its working folder in the sandbox, so that a relative escape lands
 /// where the scan looks.
-fn start_in(bin: &Path, args: &[OsString], cwd: &Path) -> Result<Emulator> {
-    let previous = std::env::current_dir()?;
-    std::env::set_current_dir(cwd)?;
-    let started = Emulator::start(
-        bin,
-        Launch {
-            args: args.to_vec(),
-            echo: false,
-            temp_data_dir: false,
-        },
-    );
-    std::env::set_current_dir(previous)?;
-    started
+fn start_in(server: Server, args: &[OsString], cwd: &Path) -> Result<Emulator> {
+    let mut cmd = server.command();
+    cmd.current_dir(cwd);
+    let launch = Launch {
+        args: args.to_vec(),
+        echo: false,
+        temp_data_dir: false,
+    };
+    Emulator::start_command(cmd, launch)
 }
 
 impl Probe<'_> {
@@ -313,7 +340,7 @@ impl Probe<'_> {
             self.findings
                 .crashes
                 .insert(format!("{burst}: exited ({status})"));
-            match start_in(self.bin, &self.args, &self.sandbox.join("cwd")) {
+            match start_in(self.server, &self.args, &self.sandbox.join("cwd")) {
                 Ok(emulator) => self.emulator = emulator,
                 Err(e) => {
                     self.findings

@@ -77,10 +77,21 @@ pub fn run(opts: &Options) -> Result<bool> {
                 kill::run(bin, &sandbox_root.join("kill"), &settings)
                     .map(|f| f.figures(&mut figures, KILLS_GOAL))
             }
+            // The native binary, then the wasm build from the packed package, each with its figures.
             ("hostile", Some(bin)) => {
                 let settings = hostile::Settings::full(seed);
-                hostile::run(bin, &sandbox_root.join("hostile"), &settings)
-                    .map(|f| f.figures(&mut figures, &settings))
+                let native = hostile::run(bin, &sandbox_root.join("hostile"), &settings)
+                    .map(|f| f.figures(&mut figures, &settings, hostile::S));
+                let npx = npx_project().and_then(|project| {
+                    let server = hostile::Server::Npx(&project);
+                    hostile::run_on(server, &sandbox_root.join("hostile-npx"), &settings)
+                        .map(|f| f.figures(&mut figures, &settings, hostile::S_NPX))
+                });
+                if let Err(e) = &npx {
+                    eprintln!("xtask: chaos hostile (npx) failed: {e:#}");
+                    figures.push(Figure::broken(hostile::S_NPX, &format!("{e:#}")));
+                }
+                native
             }
             // The Node scripts run inside the secrets probe, so their output is scanned too.
             ("secrets" | "node" | "companion" | "boundaries", Some(bin)) if !ran_secrets => {
@@ -117,6 +128,14 @@ pub fn run(opts: &Options) -> Result<bool> {
     let _ = std::fs::remove_dir_all(&sandbox_root);
     figures.print(started.elapsed());
     Ok(figures.all_met())
+}
+
+/// The package built and packed, installed into a project of its own as `npx tunesmith
+/// emulator` finds it (the wasm build's server).
+fn npx_project() -> Result<std::path::PathBuf> {
+    let pkg = crate::package::build(crate::package::Profile::Release)?;
+    let tarball = crate::test::pack(&pkg.dir)?;
+    xtask::emulator_wasm::npx_project(&tarball)
 }
 
 /// One row of the summary: a measured value, and the goal it is held against (if any).
