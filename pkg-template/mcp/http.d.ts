@@ -6,6 +6,8 @@ export const MAX_MCP_BYTES: number;
 export const MAX_MCP_BASE64_BYTES: number;
 /** Audio and images inlined per call over HTTP unless `mcp.maxInlineBytes` says otherwise. */
 export const DEFAULT_HTTP_INLINE_BYTES: number;
+/** How many times an inlined byte counts in `bodyBytesInFlight`, at its Base64 size. */
+export const INLINE_COPIES: number;
 
 /**
  * The `/mcp` route: `companion` is the companion's own handler, `ctx` its options. Tools are those

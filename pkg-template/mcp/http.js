@@ -3,8 +3,9 @@
 // companion, in process, with the caller's own headers, so `authorize`, `allow`, the limits and
 // task ownership apply to it exactly as to a page's request, and no rule is restated here. The
 // `/mcp` request itself is held to the companion's limits too: it counts in the caller's requests
-// per window and in flight, its body (capped small) and the audio and images it inlines in the body
-// bytes in flight, and a `subscriptions/listen` as one of the caller's event streams.
+// per window and in flight, its body (capped small) and the audio and images it inlines (each byte
+// as many times as the answer copies it) in the body bytes in flight, and a `subscriptions/listen`
+// as one of the caller's event streams.
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { Client } from "tunesmith";
 import { createMcpServer } from "./server.js";
@@ -18,6 +19,13 @@ export const MAX_MCP_BYTES = MAX_JSON_BYTES;
 export const MAX_MCP_BASE64_BYTES = MAX_BASE64_JSON_BYTES + MAX_JSON_BYTES;
 /** Audio and images inlined per call over HTTP unless `mcp.maxInlineBytes` says otherwise. */
 export const DEFAULT_HTTP_INLINE_BYTES = 1024 * 1024;
+
+/**
+ * How many times an inlined byte counts in `bodyBytesInFlight`, at its Base64 size: the answer holds
+ * it as the Base64 text, in the JSON-RPC message, in its event-stream frame and as the frame's bytes
+ * written out, besides the download itself, kept as garbage until the next collection.
+ */
+export const INLINE_COPIES = 4;
 
 /** Headers of the MCP exchange itself, which say nothing of who the caller is. */
 const TRANSPORT_HEADERS = new Set([
@@ -37,25 +45,35 @@ function callerHeaders(request) {
 const toolLists = new Map();
 
 /**
- * A fetch that counts what it downloads (inlined audio and images, as Base64 in the answer) in the
- * companion's body bytes in flight, in `lease`: past the budget, the download fails (the tool
- * answers with the link instead).
+ * A fetch that counts what it downloads (inlined audio and images, as Base64 in the answer, times
+ * `INLINE_COPIES`) in the companion's body bytes in flight, in `lease`: a declared length is taken
+ * from the budget before any of it is read, an undeclared one as it arrives. Past the budget, the
+ * download fails, the rest of it unread (the tool answers with the link instead).
  */
 function countingFetch(ctx, lease, fetch) {
-  const size = (bytes) => Math.ceil(bytes / 3) * 4;
+  const size = (bytes) => Math.ceil(bytes / 3) * 4 * INLINE_COPIES;
+  const full = () => new Error("the companion holds as many bytes as it may at once");
   return async (url, init) => {
     const response = await fetch(url, init);
     const declared = Number(response.headers.get("content-length") ?? NaN);
-    if (Number.isFinite(declared) && ctx.inFlight.bodyBytes + size(declared) > ctx.limits.bodyBytesInFlight) {
-      await response.body?.cancel().catch(() => {});
-      throw new Error("the companion holds as many bytes as it may at once");
+    // Bytes of the download taken from the budget so far.
+    let taken = 0;
+    if (Number.isFinite(declared)) {
+      if (!takeBytes(ctx, lease, size(declared))) {
+        await response.body?.cancel().catch(() => {});
+        throw full();
+      }
+      taken = declared;
     }
     if (!response.body) return response;
+    let read = 0;
     const counted = response.body.pipeThrough(
       new TransformStream({
         transform(chunk, controller) {
-          if (takeBytes(ctx, lease, size(chunk.byteLength))) controller.enqueue(chunk);
-          else controller.error(new Error("the companion holds as many bytes as it may at once"));
+          read += chunk.byteLength;
+          if (read > taken && !takeBytes(ctx, lease, size(read) - size(taken))) return controller.error(full());
+          taken = Math.max(taken, read);
+          controller.enqueue(chunk);
         },
       }),
     );

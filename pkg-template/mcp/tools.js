@@ -21,6 +21,19 @@ const READ_RESERVE_MS = 3_000;
 // for the rules a JSON Schema can say. The schemas are advertised, not enforced, here.
 const ADVERTISE_ONLY = { getValidator: () => (input) => ({ valid: true, data: input, errorMessage: undefined }) };
 
+/**
+ * Each operation's output schema, made once per process: the SDK compiles a schema given without a
+ * validator at once, with one validator of its own that keeps every schema object it is given, so a
+ * schema made anew for each server (the companion makes one per `/mcp` request) would be compiled
+ * again and kept for good, some 0.8 MB a request.
+ */
+const outputSchemas = new Map();
+const outputSchema = (op) => {
+  let schema = outputSchemas.get(op);
+  if (!schema) outputSchemas.set(op, (schema = fromJsonSchema(portable(op.finalOutput ?? op.output))));
+  return schema;
+};
+
 /** Whether the tool of `op` waits for a task: creates, and the status queries of a family. */
 const waits = (op) => op.family !== null && (op.creates || op.query === op.name);
 
@@ -111,7 +124,7 @@ export function registerTools(server, o) {
         title: op.summary,
         description: description(op, o),
         inputSchema: fromJsonSchema(portable(inputSchema(op, o)), ADVERTISE_ONLY),
-        outputSchema: fromJsonSchema(portable(op.finalOutput ?? op.output)),
+        outputSchema: outputSchema(op),
         annotations: {
           readOnlyHint: !op.creates && op.call === "request" && op.query === op.name,
           destructiveHint: false,

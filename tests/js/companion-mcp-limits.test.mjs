@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { createServer } from "node:http";
 import { once } from "node:events";
-import { finishedSong, raw, server, session, skip, sleep, startCompanion } from "./companion/harness.mjs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PKG, finishedSong, pkg, raw, server, session, skip, sleep, startCompanion } from "./companion/harness.mjs";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
@@ -210,6 +212,49 @@ test("inlined audio counts in the body bytes in flight: past the budget a tool c
     await roomy.close();
     await tight.close();
   }
+});
+
+test("an inlined byte counts as many times as the answer copies it (INLINE_COPIES): a budget of 2 copies inlines nothing, of 4 one track", { skip, timeout: 120_000 }, async () => {
+  const { INLINE_COPIES } = await import(pathToFileURL(join(PKG, "mcp", "http.js")).href);
+  const store = server.memoryStore();
+  const c = await startCompanion({ store });
+  const mcp = { maxInlineBytes: 64 * 1024 * 1024 };
+  const roomy = await startCompanion({ store, mcp, limits: { bodyBytesInFlight: 64 * 1024 * 1024 } });
+  const companions = [c, roomy];
+  try {
+    const { taskId } = await finishedSong(c, "sol");
+    const call = (companion) =>
+      mcpPost(companion, "sol", { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "getTask", arguments: { taskId, waitSeconds: 0, inlineAudio: true } } });
+    const audio = (text) => resultOf(text).content.filter((p) => p.type === "audio");
+    // The Base64 length of each track, as the roomy companion inlines both.
+    const sizes = audio((await call(roomy)).text).map((p) => p.data.length);
+    assert.equal(sizes.length, 2);
+    const largest = Math.max(...sizes);
+    // Room for each track twice over: counted once a byte, both would be inlined.
+    const twice = await startCompanion({ store, mcp, limits: { bodyBytesInFlight: 2 * largest } });
+    companions.push(twice);
+    assert.equal(audio((await call(twice)).text).length, 0, "nothing inlined within a budget of two copies");
+    // Room for four copies of one track, not of two.
+    const four = await startCompanion({ store, mcp, limits: { bodyBytesInFlight: INLINE_COPIES * largest + 1 } });
+    companions.push(four);
+    assert.equal(audio((await call(four)).text).length, 1, "one track inlined within four copies of it");
+  } finally {
+    for (const companion of companions) await companion.close();
+  }
+});
+
+test("each tool's output schema is made once per process, not for each /mcp request's server (the SDK keeps every one it compiles)", { skip }, async () => {
+  const { createMcpServer } = await import(pathToFileURL(join(PKG, "mcp", "server.js")).href);
+  const client = new pkg.Client({ companionUrl: "http://127.0.0.1:9/ts" });
+  const schemas = () => {
+    const tools = /** @type {Record<string, { outputSchema?: unknown }>} */ (createMcpServer({ client })._registeredTools);
+    assert.ok(tools && Object.keys(tools).length > 10, "the SDK's McpServer keeps its tools in _registeredTools");
+    return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.outputSchema]));
+  };
+  const first = schemas();
+  const second = schemas();
+  const made = Object.keys(first).filter((name) => first[name] !== second[name]);
+  assert.deepEqual(made, [], "output schemas made again for a second server");
 });
 
 test("an answer its client takes nothing of is dropped with its connection after writeTimeoutMs", { skip }, async () => {
