@@ -8,14 +8,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PKG, serveStatic } from "./_lib.mjs";
 
-/** A copy of pkg/site/ served on a free loopback port, its emulator's stages `stageDelayMs` apart. */
-export async function staticSite({ stageDelayMs = 1500 } = {}) {
+/**
+ * A copy of pkg/site/ served on a free loopback port, its emulator's stages `stageDelayMs` apart,
+ * with the emulator's flags `args` (companion.json's `emulator.args`).
+ */
+export async function staticSite({ stageDelayMs = 1500, args = [] } = {}) {
   const built = join(PKG, "site");
   if (!existsSync(join(built, "sw.js"))) throw new Error(`no site in ${built}: run cargo xtask build`);
   const site = await mkdtemp(join(tmpdir(), "tunesmith-static-site-"));
   await cp(built, site, { recursive: true });
   const config = JSON.parse(await readFile(join(site, "companion.json"), "utf8"));
-  config.emulator = { ...config.emulator, stageDelayMs };
+  config.emulator = { ...config.emulator, stageDelayMs, args: [...(config.emulator?.args ?? []), ...args] };
   await writeFile(join(site, "companion.json"), JSON.stringify(config));
   const server = await serveStatic(site);
   return { site, url: server.url, stop: () => server.close() };

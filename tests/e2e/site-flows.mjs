@@ -8,18 +8,13 @@
 // emulator reads a generated track's files (./music/files/...) as a source, and add-instrumental
 // with a generated track as its source. Screenshots go to target/e2e-screenshots/site-flows-*.png.
 import { join } from "node:path";
-import { SCREENSHOTS, assert, ensureTools, readFile, runTests, studioPage, test, writeFile } from "./_lib.mjs";
+import { SCREENSHOTS, assert, ensureTools, runTests, studioPage, test, writeFile } from "./_lib.mjs";
 import { pageFetch, staticSite } from "./_site.mjs";
 
 const tools = await ensureTools();
-// Stages brisk enough for ten flows, slow enough for the page to see them.
-const site = await staticSite({ stageDelayMs: 600 });
-// No rate limit (as demo-flows' emulator): the suite reads records far faster than a musician clicks.
-{
-  const config = JSON.parse(await readFile(join(site.site, "companion.json"), "utf8"));
-  config.emulator = { ...config.emulator, args: ["--rate-limit", "0"] };
-  await writeFile(join(site.site, "companion.json"), JSON.stringify(config));
-}
+// Stages brisk enough for ten flows, slow enough for the page to see them; no rate limit (as
+// demo-flows' emulator): the suite reads records far faster than a musician clicks.
+const site = await staticSite({ stageDelayMs: 600, args: ["--rate-limit", "0"] });
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 
 /** The emulator's request log (its admin route, which takes no key), filtered. */
