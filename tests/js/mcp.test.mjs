@@ -5,7 +5,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "./agents/mcp-client.mjs";
-import { KEY, MUSIC, PKG, UPLOAD, session, skip, startCompanion, wav } from "./companion/harness.mjs";
+import { spawnMcp } from "./agents/stdio.mjs";
+import { KEY, MUSIC, PKG, UPLOAD, session, skip, slowEmulator, startCompanion, wav } from "./companion/harness.mjs";
 
 /** The emulator's log of the queries that name `taskId`. */
 const queriesOf = async (taskId) =>
@@ -136,18 +137,27 @@ test("stdio: the audio inline when asked, covers as images, lyrics as text", { s
 });
 
 test("stdio: a bound the caller sets: waitSeconds 0 answers at once with the running task, getTask waits on", { skip }, async () => {
-  const started = await stdio.callTool({ name: "generate", arguments: { ...SONG, waitSeconds: 0 } });
-  assert.equal(started.isError, undefined, text(started));
-  assert.notEqual(started.structuredContent.state, "succeeded");
-  assert.match(text(started), /still running/);
-  const done = await stdio.callTool(
-    { name: "getTask", arguments: { taskId: started.structuredContent.taskId, waitSeconds: 60 } },
-    { timeout: 90_000 },
-  );
-  assert.equal(done.structuredContent.state, "succeeded");
-  const refused = await stdio.callTool({ name: "getTask", arguments: { taskId: "x", waitSeconds: 10_000 } });
-  assert.equal(refused.isError, true);
-  assert.match(text(refused), /waitSeconds/);
+  // Stages a second apart: on the suite's emulator (100 ms) a loaded machine may answer "at once"
+  // only after the task has ended.
+  const slow = await slowEmulator();
+  const own = await spawnMcp({ env: { TUNESMITH_BASE_URL: slow.music, TUNESMITH_UPLOAD_URL: slow.upload } });
+  try {
+    const started = await own.client.callTool({ name: "generate", arguments: { ...SONG, waitSeconds: 0 } });
+    assert.equal(started.isError, undefined, text(started));
+    assert.notEqual(started.structuredContent.state, "succeeded");
+    assert.match(text(started), /still running/);
+    const done = await own.client.callTool(
+      { name: "getTask", arguments: { taskId: started.structuredContent.taskId, waitSeconds: 60 } },
+      { timeout: 90_000 },
+    );
+    assert.equal(done.structuredContent.state, "succeeded");
+    const refused = await own.client.callTool({ name: "getTask", arguments: { taskId: "x", waitSeconds: 10_000 } });
+    assert.equal(refused.isError, true);
+    assert.match(text(refused), /waitSeconds/);
+  } finally {
+    await own.close();
+    await slow.close();
+  }
 });
 
 test("stdio: the package's own validation refuses before anything is charged, naming the field", { skip }, async () => {
