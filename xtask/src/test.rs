@@ -99,7 +99,7 @@ fn install_tools(stages: &[&str]) -> Result<()> {
         // The MCP conformance suite, on the Node 22 it needs.
         toolchain::mcp_conformance()?;
     }
-    if any(&["wasm", "e2e", "bench"]) {
+    if any(&["wasm", "e2e", "parity", "bench"]) {
         toolchain::chromium()?;
     }
     if any(&["bench"]) {
@@ -454,10 +454,11 @@ impl Ctx {
 
     /// The client's suites again, against an npx emulator of their own (a fresh data folder,
     /// the suites' flags; the native one's `--www` site is the binary's only, and no suite run
-    /// here reads it): the wasm suites in Node (`tests/node_*.rs`, recompiled with its URLs),
-    /// and the JS suites that talk to the emulator themselves (`npx_js_suites`), each counted in
-    /// a row of its own. The companion's, MCP's and CLI's suites are not run again: they reach
-    /// the emulator through the same client, and take five minutes more.
+    /// here reads it): the wasm suites in Node and in Chromium (`tests/node_*.rs`,
+    /// `tests/browser_*.rs`, recompiled with its URLs), and the JS suites that talk to the
+    /// emulator themselves (`npx_js_suites`), each counted in a row of its own. The companion's,
+    /// MCP's and CLI's suites are not run again: they reach the emulator through the same
+    /// client, and take five minutes more.
     fn client_on_npx(&mut self, project: &Path) -> Result<()> {
         let launch = Launch {
             args: emulator::suite_args(TEST_KEY, SPARE_KEY),
@@ -469,9 +470,11 @@ impl Ctx {
             "npx emulator ready: music={} upload={}",
             npx.music, npx.upload
         );
-        let (node, _) = wasm_suites()?;
+        let (node, browser) = wasm_suites()?;
         let urls = (npx.music.clone(), npx.upload.clone());
         let wasm = self.wasm_run(&node, &[], &urls, "wasm node (npx emulator)");
+        // In Chromium, every call is a cross-origin one: the CORS answers of Node's `http` too.
+        let browser = self.wasm_run(&browser, &[], &urls, "wasm chromium (npx emulator)");
         let (run, left) = npx_js_suites(&crate::root().join("tests").join("js"))?;
         println!(
             "js on the npx emulator: {} file(s); not run again: {}",
@@ -485,10 +488,10 @@ impl Ctx {
         let js = self.node_tests_on(&npx, &run, &[], "js node (npx emulator)");
         // Its stderr goes through the key scan with the suites' output.
         self.outputs.push(npx.server.stderr_report());
-        if let Err(e) = &wasm.as_ref().and(js.as_ref()) {
+        if let Err(e) = wasm.as_ref().and(browser.as_ref()).and(js.as_ref()) {
             eprintln!("(npx emulator: {e:#}){}", npx.server.stderr_report());
         }
-        every_ok([wasm, js])
+        every_ok([wasm, browser, js])
     }
 
     /// Runs `files` under node's test runner, one file at a time (the browser suites each start
