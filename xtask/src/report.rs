@@ -118,9 +118,9 @@ impl Summary {
                 stage.took.as_secs_f64()
             );
         }
-        println!("\n{:<26} {:>7} {:>7}", "environment", "passed", "failed");
+        println!("\n{:<30} {:>7} {:>7}", "environment", "passed", "failed");
         for (env, c) in &self.counts {
-            println!("{env:<26} {:>7} {:>7}", c.passed, c.failed);
+            println!("{env:<30} {:>7} {:>7}", c.passed, c.failed);
         }
         let total = self.totals();
         println!("\n{} passed, {} failed", total.passed, total.failed);
