@@ -50,7 +50,9 @@ export async function mistakes(): Promise<void> {
   await client.addInstrumental({ uploadUrl: "u", title: "t", tags: "x", negativeTags: "y", callBackUrl: "c", variety: 7 });
   // @ts-expect-error: title is required
   await client.addInstrumental({ uploadUrl: "u", tags: "x", negativeTags: "y", callBackUrl: "c" });
-  // @ts-expect-error: not a model
+  // @ts-expect-error: a model is a name (any name since V6: the known ones, or one the service added since)
+  await client.generate({ customMode: false, instrumental: true, model: 7, callBackUrl: "c", prompt: "p" });
+  // A model this package has not heard of yet is a string like any other.
   await client.generate({ customMode: false, instrumental: true, model: "V7", callBackUrl: "c", prompt: "p" });
 }
 

@@ -10,7 +10,7 @@ import { setupServer } from "msw/node";
 import { Client, parseCallback } from "tunesmith";
 import { createEmulator } from "tunesmith/emulator";
 
-const stages = [];
+const stages = /** @type {string[]} */ ([]);
 const emulator = await createEmulator({
   apiKey: "test-key",
   onCallback: (url, body) => void stages.push(parseCallback(body).stage),

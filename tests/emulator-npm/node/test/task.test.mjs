@@ -8,7 +8,7 @@ import { Client, parseCallback } from "tunesmith";
 import { createEmulator } from "tunesmith/emulator";
 
 test("an accompaniment for my hum, start to finish, on the emulator's manual clock", async () => {
-  const stages = [];
+  const stages = /** @type {string[]} */ ([]);
   const emulator = await createEmulator({
     apiKey: "test-key",
     // Callbacks come here instead of the network; 200 counts as delivered.
