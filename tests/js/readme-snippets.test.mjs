@@ -4,32 +4,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, readdir } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { jsBlocks, regions, shellSnippets } from "./readme/markdown.mjs";
+import { jsBlocks, regions, shellSnippets, testSources } from "./readme/markdown.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const READMES = ["README.md", "pkg-template/README.md"];
 // The deep dives in docs/ hold snippets too (deploying, MCP): held to the same rule.
 const DOCS = (await readdir(join(ROOT, "docs"))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
 
-async function testSources() {
-  const out = [];
-  const walk = async (dir) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) await walk(path);
-      } else if (/\.(mjs|js|ts|rs)$/.test(entry.name)) {
-        out.push({ path: relative(ROOT, path), text: await readFile(path, "utf8") });
-      }
-    }
-  };
-  await walk(join(ROOT, "tests"));
-  return out;
-}
-
-const sources = await testSources();
+const sources = await testSources(ROOT);
 const marked = regions(sources);
 
 // Every test is registered after the file's top-level awaits: under --test-force-exit (as

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { jsBlocks, regions } from "./readme/markdown.mjs";
+import { jsBlocks, regions, testSources } from "./readme/markdown.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PKG = resolve(process.env.TUNESMITH_PKG ?? join(ROOT, "pkg"));
@@ -35,23 +35,6 @@ const AMBIENT = `declare namespace Bun {
 }
 `;
 
-/** Every file under tests/ that may hold a region, as the snippet check reads them. */
-async function testSources() {
-  const out = [];
-  const walk = async (dir) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) await walk(path);
-      } else if (/\.(mjs|js|ts|rs)$/.test(entry.name)) {
-        out.push({ path: relative(ROOT, path), text: await readFile(path, "utf8") });
-      }
-    }
-  };
-  await walk(join(ROOT, "tests"));
-  return out;
-}
-
 /** The 1-based line span of region `name`'s code in `text` (between its start and end markers). */
 function span(text, name) {
   const lines = text.split("\n");
@@ -67,7 +50,7 @@ before(async () => {
 after(async () => scratch && rm(scratch, { recursive: true, force: true }));
 
 test("every README and docs snippet compiles under tsc --strict (checkJs) in the file that runs it", async () => {
-  const sources = await testSources();
+  const sources = await testSources(ROOT);
   const marked = regions(sources);
   const wanted = new Map(); // file -> [{ name, from, to }]
   for (const md of MARKDOWN) {

@@ -1,5 +1,8 @@
 // The READMEs' code blocks and the marked regions of test files they must equal: shared by the
-// snippet check (readme-snippets.test.mjs) and the tests that run a README block as it is shown.
+// snippet checks (readme-snippets.test.mjs, types-snippets.test.mjs) and the tests that run a
+// README block as it is shown.
+import { readFile, readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
 
 /** Removes the indentation common to all non-empty lines, and surrounding blank lines. */
 export function dedent(text) {
@@ -43,4 +46,22 @@ export function regions(sources) {
     }
   }
   return found;
+}
+
+/** Every file under `root`/tests that may hold a region, as the snippet checks read them: its path
+ * (relative to `root`) and text. */
+export async function testSources(root) {
+  const out = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) await walk(path);
+      } else if (/\.(mjs|js|ts|rs)$/.test(entry.name)) {
+        out.push({ path: relative(root, path), text: await readFile(path, "utf8") });
+      }
+    }
+  };
+  await walk(join(root, "tests"));
+  return out;
 }
