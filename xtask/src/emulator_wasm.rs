@@ -65,19 +65,8 @@ pub fn npx_project(tarball: &Path) -> Result<std::path::PathBuf> {
         dir.join("package.json"),
         "{\"name\": \"npx-emulator\", \"private\": true, \"type\": \"module\"}\n",
     )?;
-    proc::run(
-        Command::new("npm")
-            .args([
-                "install",
-                "--no-save",
-                "--no-audit",
-                "--no-fund",
-                "--prefer-offline",
-            ])
-            .arg(tarball)
-            .current_dir(&dir),
-    )
-    .context("installing the packed package for `npx tunesmith emulator`")?;
+    crate::test::install_packed(&dir, tarball)
+        .context("installing the packed package for `npx tunesmith emulator`")?;
     Ok(dir)
 }
 

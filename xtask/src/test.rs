@@ -386,18 +386,7 @@ impl Ctx {
         let runs = runs.map(|(name, env, parse)| {
             let dir = projects.join(name);
             toolchain::npm_project(&dir)?;
-            proc::run(
-                Command::new("npm")
-                    .args([
-                        "install",
-                        "--no-save",
-                        "--no-audit",
-                        "--no-fund",
-                        "--prefer-offline",
-                    ])
-                    .arg(&tarball)
-                    .current_dir(&dir),
-            )?;
+            install_packed(&dir, &tarball)?;
             let mut cmd = Command::new("npm");
             cmd.arg("test").current_dir(&dir).env("NO_COLOR", "1");
             let output = self.count_run(cmd, env, 1, parse)?;
@@ -593,6 +582,23 @@ pub fn pack(pkg_dir: &Path) -> Result<PathBuf> {
         }
     }
     bail!("npm pack wrote no tarball in {}", dest.display())
+}
+
+/// Installs the packed package `tarball` into the npm project `dir` (left out of its
+/// package.json), as a user's `npm install` of the published package does.
+pub fn install_packed(dir: &Path, tarball: &Path) -> Result<()> {
+    proc::run(
+        Command::new("npm")
+            .args([
+                "install",
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--prefer-offline",
+            ])
+            .arg(tarball)
+            .current_dir(dir),
+    )
 }
 
 /// Vitest's and Jest's closing line, `Tests  1 failed | 2 passed (3)` and
