@@ -305,19 +305,21 @@ export function runTests(cleanup = async () => {}) {
   after(cleanup);
 }
 
-/** A real audio file: `seconds` of a 440 Hz tone with vibrato, 16-bit mono WAV. */
-export function wav(seconds, rate = 22050) {
+/** A 16-bit mono WAV, `seconds` long at `rate` samples a second: `sample(t)` at each time `t` (s). */
+export function pcmWav(seconds, sample, rate = 22050) {
   const n = Math.round(rate * seconds);
   const buf = Buffer.alloc(44 + n * 2);
   buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
   buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
   buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
   buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) {
-    const t = i / rate;
-    buf.writeInt16LE(Math.round(9000 * Math.sin(2 * Math.PI * 440 * t + 3 * Math.sin(2 * Math.PI * 5 * t))), 44 + i * 2);
-  }
+  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(sample(i / rate)), 44 + i * 2);
   return buf;
+}
+
+/** A real audio file: `seconds` of a 440 Hz tone with vibrato, 16-bit mono WAV. */
+export function wav(seconds, rate = 22050) {
+  return pcmWav(seconds, (t) => 9000 * Math.sin(2 * Math.PI * 440 * t + 3 * Math.sin(2 * Math.PI * 5 * t)), rate);
 }
 
 export { cp, join, mkdtemp, readFile, readdir, rm, tmpdir, writeFile };

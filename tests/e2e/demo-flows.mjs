@@ -9,12 +9,14 @@
 // one refused at its field. Screenshots go to target/e2e-screenshots/flows-*.png.
 import { join } from "node:path";
 import { SCREENSHOTS, assert, demoSite, ensureTools, runTests, studioPage, test, writeFile } from "./_lib.mjs";
+import { LYRICS, flowSteps, tone } from "./_flows.mjs";
 
 const tools = await ensureTools();
 // Stages brisk enough for ten flows, slow enough for polling to see them.
 const emu = await demoSite({ stageDelayMs: 600 });
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
+const { flow, until, waitNewTaskComplete, heard, eachPlays } = flowSteps(page);
 
 async function requests(filter) {
   const { requests } = await (await fetch(`${emu.music}/_emulator/requests`)).json();
@@ -28,83 +30,6 @@ async function record(path, taskId) {
   return (await res.json()).data;
 }
 
-/** A tone of `hz` with a slow tremolo, `seconds` long: a 16-bit mono WAV. */
-function tone(hz, seconds, rate = 22050) {
-  const n = Math.round(rate * seconds);
-  const buf = Buffer.alloc(44 + n * 2);
-  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
-  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) {
-    const t = i / rate;
-    buf.writeInt16LE(Math.round(8000 * (0.7 + 0.3 * Math.sin(2 * Math.PI * 2 * t)) * Math.sin(2 * Math.PI * hz * t)), 44 + i * 2);
-  }
-  return buf;
-}
-
-/** A flow's test: it starts with no error message left by an earlier one. */
-function flow(name, fn) {
-  test(name, async () => {
-    await page.$$eval(".alert", (ts) => ts.forEach((t) => t.remove()));
-    await fn();
-  });
-}
-
-/** Fails at once with the page's own words when it shows an error while a flow is awaited. */
-async function errorFree() {
-  const alert = await page.$(".alert");
-  if (alert) {
-    const text = await alert.innerText();
-    await page.$$eval(".alert", (ts) => ts.forEach((t) => t.remove()));
-    throw new Error(`the page showed an error: ${text.replace(/\s+/g, " ")}`);
-  }
-}
-
-/** Waits for `ready` (a function run in the page), or for an error message, which fails the test. */
-async function until(ready, arg, timeout = 60000) {
-  await page.waitForFunction(`(${ready})(${JSON.stringify(arg ?? null)}) || document.querySelector(".alert")`, null, { timeout });
-  await errorFree();
-}
-
-/** Waits for a task other than `before` to be on show, through its last stage, with its tracks. */
-async function waitNewTaskComplete(before, timeout = 60000) {
-  await until((b) => {
-    const id = document.querySelector("#task-id")?.textContent;
-    const li = document.querySelector("#timeline li[data-stage=complete]");
-    return id && id !== b && li?.dataset.state === "done" && document.querySelectorAll(".track").length >= 1;
-  }, before, timeout);
-  return page.textContent("#task-id");
-}
-
-/** The first track's audio element advances: it is heard. */
-async function heard(selector, timeout = 20000) {
-  await page.waitForFunction((sel) => {
-    const audio = document.querySelector(sel);
-    return audio && !audio.paused && audio.currentTime > 0.3;
-  }, selector, { timeout });
-}
-
-/** Plays every audio element of `selector` a moment: each must start and advance. */
-async function eachPlays(selector) {
-  const results = await page.$$eval(selector, (audios) => Promise.all(audios.map(async (audio) => {
-    audio.muted = true;
-    try {
-      await audio.play();
-      const t0 = audio.currentTime;
-      await new Promise((r) => setTimeout(r, 700));
-      const moved = audio.currentTime > t0;
-      audio.pause();
-      return { src: audio.src, moved, error: audio.error?.message ?? null };
-    } catch (error) {
-      return { src: audio.src, moved: false, error: String(error) };
-    }
-  })));
-  for (const r of results) assert(r.moved, `${r.src} did not play: ${r.error}`);
-  return results.length;
-}
-
-const LYRICS = "Neon rain on the window\nWe drive until the morning\nEvery light a promise\nEvery road a song\nHold on, hold on\nThe city hums along";
 const REFERENCES = ["imageUrls", "videoUrls", "audioUrls"];
 const isShown = (name) => page.isVisible(`#op-form [data-field=${name}]`);
 

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { SCREENSHOTS, assert, ensureTools, runTests, studioPage, test, wav, writeFile } from "./_lib.mjs";
 import { pageFetch, staticSite, workerControls } from "./_site.mjs";
+import { flowSteps } from "./_flows.mjs";
 
 const tools = await ensureTools();
 // Stages slow enough to stop the worker between two of them. No rate limit (as every demo suite's
@@ -17,26 +18,10 @@ const site = await staticSite({ stageDelayMs: 1500, args: ["--rate-limit", "0"] 
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
 const workers = await workerControls(page);
+const { until, waitNewTaskComplete: taskComplete } = flowSteps(page);
 
 const wavPath = join(site.site, "..", `site-hum-${Date.now()}.wav`);
 await writeFile(wavPath, wav(12));
-
-/** Waits for `ready` (run in the page), or fails with the page's error message. */
-async function until(ready, arg, timeout = 60000) {
-  await page.waitForFunction(`(${ready})(${JSON.stringify(arg ?? null)}) || document.querySelector(".alert")`, null, { timeout });
-  const alert = await page.$(".alert");
-  if (alert) throw new Error(`the page showed an error: ${(await alert.innerText()).replace(/\s+/g, " ")}`);
-}
-
-/** Waits for a task other than `before` on show, through its last stage, with its tracks. */
-async function taskComplete(before, timeout = 60000) {
-  await until((b) => {
-    const id = document.querySelector("#task-id")?.textContent;
-    const li = document.querySelector("#timeline li[data-stage=complete]");
-    return id && id !== b && li?.dataset.state === "done" && document.querySelectorAll(".track").length >= 1;
-  }, before, timeout);
-  return page.textContent("#task-id");
-}
 
 /** The pushed states listed for the task on show: each stage's count. */
 async function stagesShown() {
