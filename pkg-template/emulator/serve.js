@@ -33,7 +33,7 @@ function ownAddr({ address, family, port }) {
 // stream upload of `--max-upload-mb` plus 1 MiB of multipart framing, or 16 MiB of Base64 JSON.
 // One byte past the host's limit is read and handed on, so that the route's own limit refuses the
 // body with the answer the native build gives (413 and the family's envelope); the rest is not
-// read and the connection is closed after the answer.
+// held, and the connection is closed after the answer (closeUnread).
 const MIB = 1024 * 1024;
 const MUSIC_BODY_LIMIT = 2 * MIB;
 const bodyLimit = (host, maxUploadMb) => (host === 'music' ? MUSIC_BODY_LIMIT : Math.max(maxUploadMb * MIB, 16 * MIB) + MIB);
@@ -115,6 +115,30 @@ function readBody(req, limit, pauseMs) {
   });
 }
 
+// How long a connection whose body was left unread stays half-closed after its answer.
+const LINGER_MS = 2_000;
+
+/**
+ * Closes `req`'s connection after its answer although its body was not read to the end: a
+ * lingering close, as hyper's does in effect. Node closes such a connection at once, and a socket
+ * closed with unread bytes sends a reset, which makes the client's kernel throw away the answer
+ * it has not read yet (the client saw a broken pipe instead of its 413). Here the answer goes
+ * with a FIN, and what the client still sends is read and dropped until it closes its side or
+ * LINGER_MS pass.
+ */
+function closeUnread(req) {
+  const socket = req.socket;
+  let timer;
+  // Node calls it once the answer (`connection: close`) is written.
+  socket.destroySoon = () => {
+    socket.end();
+    timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref?.();
+  };
+  socket.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
 /** The emulator's 503 envelope, in the host's family. */
 function busy(res, host) {
   const body = JSON.stringify({
@@ -137,8 +161,8 @@ async function serveOne(wasm, host, req, res, { limit, budget, pauseMs }) {
     const want = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limit + 1) : limit + 1;
     release = await budget.reserve(want, pauseMs);
     if (!release) {
+      closeUnread(req);
       busy(res, host);
-      res.once('finish', () => req.socket.destroySoon?.() ?? req.socket.end());
       return;
     }
     ({ body, complete } = await readBody(req, limit + 1, pauseMs));
@@ -154,14 +178,16 @@ async function serveOne(wasm, host, req, res, { limit, budget, pauseMs }) {
     if (answer === null) return;
     const out = {};
     for (const [k, v] of answer.headers) out[k] = k in out ? [].concat(out[k], v) : v;
-    // A body not read to its end: the answer, then the connection is closed (the rest unread).
-    if (!complete) out.connection = 'close';
+    // A body not read to its end: the answer, then the connection is closed (closeUnread).
+    if (!complete) {
+      out.connection = 'close';
+      closeUnread(req);
+    }
     res.writeHead(answer.status, out);
     res.end(req.method === 'HEAD' ? undefined : answer.body);
   } finally {
     release();
   }
-  if (!complete) res.once('finish', () => req.socket.destroySoon?.() ?? req.socket.end());
 }
 
 /** POSTs a callback as the native build does: a fresh connection each time, none kept open. */
