@@ -322,4 +322,9 @@ export function wav(seconds, rate = 22050) {
   return pcmWav(seconds, (t) => 9000 * Math.sin(2 * Math.PI * 440 * t + 3 * Math.sin(2 * Math.PI * 5 * t)), rate);
 }
 
+/** A small audio file: `seconds` of a plain 330 Hz tone at 8 kHz, 16-bit mono WAV. */
+export function smallWav(seconds) {
+  return pcmWav(seconds, (t) => 8000 * Math.sin(2 * Math.PI * 330 * t), 8000);
+}
+
 export { cp, join, mkdtemp, readFile, readdir, rm, tmpdir, writeFile };

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { smallWav as wav } from "../e2e/_lib.mjs";
 
 const PKG = process.env.TUNESMITH_PKG ?? fileURLToPath(new URL("../../pkg", import.meta.url));
 const built = existsSync(join(PKG, "emulator", "tunesmith_emulator_bg.wasm"));
@@ -15,19 +16,6 @@ const { createEmulator } = built ? await import(pathToFileURL(join(PKG, "emulato
 const { Client, parseCallback } = built ? await import(pathToFileURL(join(PKG, "node.js")).href) : {};
 
 const KEY = "ts-inproc-key";
-
-/** A mono 16-bit WAV of a 330 Hz tone. */
-function wav(seconds) {
-  const rate = 8000;
-  const n = rate * seconds;
-  const buf = Buffer.alloc(44 + n * 2);
-  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
-  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 330 * i) / rate)), 44 + i * 2);
-  return buf;
-}
 
 function clientOf(emulator) {
   return new Client({ apiKey: KEY, fetch: emulator.fetch, baseUrl: emulator.musicUrl, uploadUrl: emulator.uploadUrl });

@@ -168,18 +168,8 @@ export async function finishedSong(companion, user) {
   return { taskId, audioId: r.body.data.response.sunoData[0].id };
 }
 
-/** A mono 16-bit WAV of a 330 Hz tone. */
-export function wav(seconds) {
-  const rate = 8000;
-  const n = rate * seconds;
-  const buf = Buffer.alloc(44 + n * 2);
-  buf.write("RIFF", 0); buf.writeUInt32LE(36 + n * 2, 4); buf.write("WAVEfmt ", 8);
-  buf.writeUInt32LE(16, 16); buf.writeUInt16LE(1, 20); buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24); buf.writeUInt32LE(rate * 2, 28); buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34); buf.write("data", 36); buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 330 * i) / rate)), 44 + i * 2);
-  return buf;
-}
+/** A mono 16-bit WAV of a 330 Hz tone (`seconds` long, 8 kHz). */
+export { smallWav as wav } from "../../e2e/_lib.mjs";
 
 /** A file of `user` stored through the companion's stream upload; resolves with its download URL. */
 export async function uploadThrough(companion, user, bytes, name = "voice.wav") {
