@@ -24,6 +24,7 @@ import { createCompanion } from "tunesmith-pkg/server/companion.js";
 import { memoryState } from "tunesmith-pkg/server/store-memory.js";
 import { ROUTES } from "tunesmith-pkg/server/routes.js";
 import { openVault } from "./vault.js";
+import { receiveCallback, receivedSince, topUpCredits } from "./demo-routes.js";
 
 /** Written by the build in front of this script: the site's files and a hash of them. */
 const MANIFEST = self.__SITE_MANIFEST__ ?? { version: "dev", files: [] };
@@ -43,10 +44,6 @@ const OWN_UPLOAD = `192.0.2.2:${PORT}`;
 // Other hosts cannot be resolved from a page: a public address (TEST-NET-3) lets the emulator
 // download them with the browser's own fetch.
 const ELSEWHERE = "203.0.113.1";
-/** The callbacks the demo's routes list, newest last (as demo-companion.mjs keeps them). */
-const KEEP_RECEIVED = 500;
-/** Largest top-up the demo asks for (as demo-companion.mjs). */
-const MAX_TOP_UP = 100_000;
 
 // ---- The site's files ------------------------------------------------------------------------
 
@@ -218,19 +215,7 @@ function answer(status, body) {
 
 /** A callback to the companion, remembered with what the companion did with it. */
 async function callback(service, request) {
-  const text = await request.clone().text().catch(() => "");
-  const response = await service.companion(request);
-  const reply = await response.clone().json().catch(() => ({}));
-  let body = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: kept as text, as it came.
-  }
-  const outcome = response.status !== 200 ? "refused" : /already/i.test(String(reply?.msg ?? "")) ? "duplicate" : "pushed";
-  const seq = (service.received.at(-1)?.seq ?? 0) + 1;
-  service.received.push({ seq, at: Date.now(), status: response.status, outcome, body });
-  if (service.received.length > KEEP_RECEIVED) service.received.splice(0, service.received.length - KEEP_RECEIVED);
+  const response = await receiveCallback(service.companion, request, service.received);
   service.vault.set("received", service.received);
   return response;
 }
@@ -239,15 +224,8 @@ async function demoRoute(service, request, path) {
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== ORIGIN) return answer(403, { code: 403, msg: "not the demo page's origin" });
   if (path === "/credits" && request.method === "POST") {
-    let credits;
-    try {
-      ({ credits } = await request.json());
-    } catch {
-      credits = undefined;
-    }
-    if (!Number.isSafeInteger(credits) || credits < 0 || credits > MAX_TOP_UP) {
-      return answer(400, { code: 400, msg: `\`credits\` must be a whole number from 0 to ${MAX_TOP_UP}`, field: "credits" });
-    }
+    const { credits, refused } = await topUpCredits(request);
+    if (refused) return answer(400, refused);
     const res = await emulatorFetch(service, new Request(`${MUSIC}/_emulator/credits`, {
       method: "POST",
       headers: { authorization: `Bearer ${service.key}`, "content-type": "application/json" },
@@ -257,8 +235,7 @@ async function demoRoute(service, request, path) {
     return answer(200, { code: 200, msg: "topped up", credits });
   }
   if (path === "/callbacks" && request.method === "GET") {
-    const since = Number(new URL(request.url).searchParams.get("since") ?? 0) || 0;
-    return answer(200, { items: service.received.filter((item) => item.seq > since) });
+    return answer(200, receivedSince(request, service.received));
   }
   return answer(404, { code: 404, msg: "not a route of the demo" });
 }

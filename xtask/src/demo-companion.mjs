@@ -3,13 +3,15 @@
 // The demo has one user: `authorize` trusts every page as "demo". A real app checks its session.
 // Beside the companion (`/ts/*`), the demo's own routes (`/demo/*`) do what the page cannot without
 // the key: top up the emulator's credits (its admin route wants the key), and list the callbacks the
-// companion received, with what it did with each (pushed to the page, a duplicate, refused).
+// companion received, with what it did with each (pushed to the page, a duplicate, refused); their
+// rules are www-site/demo-routes.js, which the static site's service worker serves too.
 // The companion's state is kept in the demo's data folder (COMPANION_STORE_FILE, by default
 // target/demo-data/companion.json), so that "Your tasks" are still the demo user's after a restart.
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { receiveCallback, receivedSince, topUpCredits } from "../../www-site/demo-routes.js";
 
 const env = (name) => {
   const v = process.env[name];
@@ -45,10 +47,6 @@ const companion = createCompanion({
 
 /** The callbacks the companion received, oldest first (the newest 500). */
 const received = [];
-let seq = 0;
-const KEEP = 500;
-/** Largest top-up the demo asks for: the emulator's usual starting credits, ten times over. */
-const MAX_TOP_UP = 100_000;
 
 /** The page's origin, when it is one of the demo's (the page is on the emulator's host). */
 const pageOrigin = (request) => {
@@ -63,38 +61,9 @@ function answer(request, status, body) {
   return new Response(body === null ? null : JSON.stringify(body), { status, headers });
 }
 
-/** What the companion did with a callback, from its answer. */
-function outcomeOf(status, msg) {
-  if (status !== 200) return "refused";
-  return /already/i.test(String(msg ?? "")) ? "duplicate" : "pushed";
-}
-
-/** A callback, passed to the companion, then remembered with the companion's answer. */
-async function callback(request) {
-  const text = await request.clone().text().catch(() => "");
-  const response = await companion(request);
-  const reply = await response.clone().json().catch(() => ({}));
-  let body = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: kept as text, as it came.
-  }
-  received.push({ seq: ++seq, at: Date.now(), status: response.status, outcome: outcomeOf(response.status, reply?.msg), body });
-  if (received.length > KEEP) received.splice(0, received.length - KEEP);
-  return response;
-}
-
 async function topUp(request) {
-  let credits;
-  try {
-    ({ credits } = await request.json());
-  } catch {
-    credits = undefined;
-  }
-  if (!Number.isSafeInteger(credits) || credits < 0 || credits > MAX_TOP_UP) {
-    return answer(request, 400, { code: 400, msg: `\`credits\` must be a whole number from 0 to ${MAX_TOP_UP}`, field: "credits" });
-  }
+  const { credits, refused } = await topUpCredits(request);
+  if (refused) return answer(request, 400, refused);
   const res = await fetch(`${music}/_emulator/credits`, {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
@@ -115,8 +84,7 @@ async function demoRoute(request, path) {
   }
   if (path === "/demo/credits" && request.method === "POST") return topUp(request);
   if (path === "/demo/callbacks" && request.method === "GET") {
-    const since = Number(new URL(request.url).searchParams.get("since") ?? 0) || 0;
-    return answer(request, 200, { items: received.filter((item) => item.seq > since) });
+    return answer(request, 200, receivedSince(request, received));
   }
   return answer(request, 404, { code: 404, msg: "not a route of the demo" });
 }
@@ -124,7 +92,7 @@ async function demoRoute(request, path) {
 async function handle(request) {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith("/demo/")) return demoRoute(request, pathname);
-  if (request.method === "POST" && pathname.startsWith(`${PREFIX}/callbacks/`)) return callback(request);
+  if (request.method === "POST" && pathname.startsWith(`${PREFIX}/callbacks/`)) return receiveCallback(companion, request, received);
   return companion(request);
 }
 
