@@ -75,5 +75,29 @@ export function flowSteps(page) {
     return results.length;
   }
 
-  return { flow, until, waitNewTaskComplete, heard, eachPlays };
+  /** Drags across the waveform from `a` to `b` seconds; the track's length. */
+  async function dragWave(a, b) {
+    await page.locator("#replace-wave").scrollIntoViewIfNeeded();
+    const box = await page.locator("#replace-wave").boundingBox();
+    const duration = Number(await page.getAttribute("#replace-wave", "aria-valuemax"));
+    const x = (t) => box.x + (t / duration) * box.width;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x(a), y);
+    await page.mouse.down();
+    await page.mouse.move((x(a) + x(b)) / 2, y, { steps: 4 });
+    await page.mouse.move(x(b), y, { steps: 4 });
+    await page.mouse.up();
+    return duration;
+  }
+
+  /** Once Generate is clicked: the refusal shown at the form's field `name`, in `words`, and no
+   * error message anywhere else. */
+  async function refusedAt(name, words) {
+    await page.waitForFunction((n) => document.querySelector(`#err-${n}`)?.textContent || document.querySelector(".alert"), name, { timeout: 15000 });
+    const said = await page.textContent(`#err-${name}`);
+    const alert = await page.$(".alert");
+    assert(words.test(said) && !alert, `the refusal at the field: ${said}; elsewhere: ${alert && (await alert.innerText())}`);
+  }
+
+  return { flow, until, waitNewTaskComplete, heard, eachPlays, dragWave, refusedAt };
 }

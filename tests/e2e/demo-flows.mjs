@@ -16,7 +16,7 @@ const tools = await ensureTools();
 const emu = await demoSite({ stageDelayMs: 600 });
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
-const { flow, until, waitNewTaskComplete, heard, eachPlays } = flowSteps(page);
+const { flow, until, waitNewTaskComplete, heard, eachPlays, dragWave, refusedAt } = flowSteps(page);
 
 async function requests(filter) {
   const { requests } = await (await fetch(`${emu.music}/_emulator/requests`)).json();
@@ -189,21 +189,6 @@ flow("persona: made from the track (a second one refused in the service's words)
   await heard(".track audio");
   await shotOf(".layout", "flows-6b-persona-song.png");
 });
-
-/** Drags across the waveform from `a` to `b` seconds. */
-async function dragWave(a, b) {
-  await page.locator("#replace-wave").scrollIntoViewIfNeeded();
-  const box = await page.locator("#replace-wave").boundingBox();
-  const duration = Number(await page.getAttribute("#replace-wave", "aria-valuemax"));
-  const x = (t) => box.x + (t / duration) * box.width;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x(a), y);
-  await page.mouse.down();
-  await page.mouse.move((x(a) + x(b)) / 2, y, { steps: 4 });
-  await page.mouse.move(x(b), y, { steps: 4 });
-  await page.mouse.up();
-  return duration;
-}
 
 flow("replace section: a 2 s window dragged on the waveform is refused (V6: at least 10 s) before anything is sent", async () => {
   await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
@@ -404,10 +389,7 @@ flow("generate's references (V6): of non-custom mode only, sent as lists; a file
   // A track's audio is no image: the service's refusal shows at the field, in its words.
   await page.fill("#op-form [name=imageUrls]", track.audioUrl);
   await page.click("#go");
-  await page.waitForFunction(() => document.querySelector("#err-imageUrls")?.textContent || document.querySelector(".alert"), null, { timeout: 15000 });
-  const said = await page.textContent("#err-imageUrls");
-  const alert = await page.$(".alert");
-  assert(/must be an image/.test(said) && !alert, `the refusal at the field: ${said}; elsewhere: ${alert && (await alert.innerText())}`);
+  await refusedAt("imageUrls", /must be an image/);
   await page.screenshot({ path: join(SCREENSHOTS, "flows-references-refused.png") });
   // Its cover is one: sent as a list of one URL, nothing of custom mode with it.
   await page.fill("#op-form [name=imageUrls]", `${track.imageUrl}\n`);

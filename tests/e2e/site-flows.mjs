@@ -17,7 +17,7 @@ const tools = await ensureTools();
 // demo-flows' emulator): the suite reads records far faster than a musician clicks.
 const site = await staticSite({ stageDelayMs: 600, args: ["--rate-limit", "0"] });
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
-const { flow, until, waitNewTaskComplete, heard, eachPlays } = flowSteps(page);
+const { flow, until, waitNewTaskComplete, heard, eachPlays, dragWave, refusedAt } = flowSteps(page);
 
 /** The emulator's request log (its admin route, which takes no key), filtered. */
 async function requests(filter) {
@@ -132,21 +132,6 @@ flow("persona: made from the track (a second one refused in the service's words)
   await shotOf("#tool-persona", "site-flows-3-persona.png");
 });
 
-/** Drags across the waveform from `a` to `b` seconds. */
-async function dragWave(a, b) {
-  await page.locator("#replace-wave").scrollIntoViewIfNeeded();
-  const box = await page.locator("#replace-wave").boundingBox();
-  const duration = Number(await page.getAttribute("#replace-wave", "aria-valuemax"));
-  const x = (t) => box.x + (t / duration) * box.width;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(x(a), y);
-  await page.mouse.down();
-  await page.mouse.move((x(a) + x(b)) / 2, y, { steps: 4 });
-  await page.mouse.move(x(b), y, { steps: 4 });
-  await page.mouse.up();
-  return duration;
-}
-
 flow("replace section: a 2 s window refused before anything is sent, then a 12 s window replaced; the new song plays", async () => {
   // The waveform is drawn from the track's file, read from the worker.
   await page.waitForSelector("#replace-wave[data-ready=true]", { timeout: 20000 });
@@ -224,10 +209,7 @@ flow("generate's references: a generated track's audio refused as an image at it
   await page.fill("#op-form [name=lyrics]", "");
   await page.fill("#op-form [name=imageUrls]", track.audioUrl);
   await page.click("#go");
-  await page.waitForFunction(() => document.querySelector("#err-imageUrls")?.textContent || document.querySelector(".alert"), null, { timeout: 15000 });
-  const said = await page.textContent("#err-imageUrls");
-  const alert = await page.$(".alert");
-  assert(/must be an image/.test(said) && !alert, `the refusal at the field: ${said}; elsewhere: ${alert && (await alert.innerText())}`);
+  await refusedAt("imageUrls", /must be an image/);
   await page.fill("#op-form [name=imageUrls]", `${track.imageUrl}\n`);
   const before = await page.textContent("#task-id");
   await page.click("#go");
