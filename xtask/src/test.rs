@@ -99,6 +99,16 @@ fn install_tools(stages: &[&str]) -> Result<()> {
         // The MCP conformance suite, on the Node 22 it needs.
         toolchain::mcp_conformance()?;
     }
+    if any(&["js", "users"]) {
+        // The users' projects' runners (Vitest, Jest, MSW): the `users` stage runs them, and the
+        // `js` stage type-checks the README's snippets in them against their own types.
+        for entry in std::fs::read_dir(crate::root().join("tests").join("emulator-npm"))? {
+            let dir = entry?.path();
+            if dir.is_dir() {
+                toolchain::npm_project(&dir)?;
+            }
+        }
+    }
     if any(&["wasm", "e2e", "parity", "bench"]) {
         toolchain::chromium()?;
     }
