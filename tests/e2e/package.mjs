@@ -54,10 +54,15 @@ smoke(tunesmith, env).then((r) => { window.__result = r; }, (e) => { window.__er
 test("the tarball holds the package files and nothing else", async () => {
   const wanted = ["package.json", "README.md", "index.js", "full.js", "index.d.ts", "api.js", "push.js", "follow.js", "node.js", "node.d.ts", "workerd.js", "errors.d.ts", "tunesmith.js", "tunesmith.d.ts", "tunesmith_bg.wasm", "tunesmith_full_bg.wasm", "server/index.js", "server/types/index.d.ts", "server/routes.js", "media.js", "methods.generated.js", "operations.generated.js", "mcp/index.js", "mcp/index.d.ts", "cli/tunesmith.js"];
   for (const f of wanted) assert(pack.files.includes(f), `missing ${f}: ${pack.files.join(", ")}`);
-  assert(pack.files.filter((f) => f.endsWith(".wasm")).length === 2, "two .wasm: the browser entry's, and the full one");
+  assert(pack.files.filter((f) => /^[^/]+\.wasm$/.test(f)).length === 2, "two .wasm of the client: the browser entry's, and the full one");
+  // tunesmith/emulator: the emulator's one wasm build and its Node entries (issue 39).
+  for (const f of ["emulator/index.js", "emulator/index.d.ts", "emulator/tunesmith_emulator_bg.wasm"]) assert(pack.files.includes(f), `missing ${f}`);
+  assert(pack.files.filter((f) => f.startsWith("emulator/") && f.endsWith(".wasm")).length === 1, "one wasm of the emulator");
+  // The demo as a static site (issue 40): its service worker at the site's root.
+  assert(pack.files.includes("site/index.html") && pack.files.includes("site/sw.js"), `the static site: ${pack.files.filter((f) => f.startsWith("site/")).join(", ")}`);
   // The glue's snippets (src/js/imports.js, errors.js) are bundled into tunesmith.js: no snippets/.
   // tunesmith/server, tunesmith/mcp and the CLI: one module per concern under their folders.
-  const stray = pack.files.filter((f) => !wanted.includes(f) && !/^(server|mcp|cli)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp)\/[\w-]+\.d\.ts$/.test(f));
+  const stray = pack.files.filter((f) => !wanted.includes(f) && !/^(server|mcp|cli|emulator)\/[\w-]+\.js$/.test(f) && !/^(server\/types|mcp|emulator)\/[\w-]+\.d\.ts$/.test(f) && !/^emulator\/[\w-]+_bg\.wasm$/.test(f) && !f.startsWith("site/"));
   assert(stray.length === 0, `unexpected files: ${stray.join(", ")}`);
 });
 
