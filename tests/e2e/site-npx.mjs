@@ -19,7 +19,8 @@ test("the packed package carries the site: the page, the worker, the emulator's 
 let url;
 test("npx tunesmith demo prints the URL it serves the site on", async () => {
   const dir = await freshProject("site-npx", tarball, {});
-  child = spawn("npx", ["--no-install", "tunesmith", "demo", "--port", "0"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  // A process group of its own: npx runs node under it, and the cleanup stops both.
+  child = spawn("npx", ["--no-install", "tunesmith", "demo", "--port", "0"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const err = [];
   child.stderr.on("data", (c) => err.push(String(c)));
   url = await new Promise((resolve, reject) => {
@@ -53,10 +54,22 @@ test("the page it serves runs a task to complete, with no server but the static 
   assert(errors.length === 0, `console errors: ${errors.join("\n")}`);
 });
 
+// The file must end when its tests do: the server's whole group is stopped (SIGINT, then SIGKILL
+// after 5 s), never waited on without a bound (npx left its node child serving, and the file
+// timed out after its tests had passed).
 runTests(async () => {
   if (child?.exitCode === null) {
-    child.kill("SIGINT");
-    await new Promise((r) => child.once("exit", r));
+    const exited = new Promise((r) => child.once("exit", r));
+    const signal = (name) => {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        child.kill(name);
+      }
+    };
+    signal("SIGINT");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) signal("SIGKILL");
   }
-  await chromium.close();
+  await chromium?.close();
 });
