@@ -46,9 +46,13 @@ async fn progress_arrives_once_per_stage_in_order_with_the_first_track_at_first(
     );
     // More queries than reports: repeated states were not reported again.
     assert!(get_task_queries(&t).await > stages.len());
+    // At `first` the service lists one track; a waiter that queried only after `first` had passed
+    // (a loaded machine can stall it past a 100 ms stage) reports `first` from the later record,
+    // which lists both. Either way the first track plays at `first`; the count is not a fact about
+    // the waiter, and asserting it would assert timing.
     let first = seen.borrow()[2].clone();
     let tracks = Array::from(&prop(&first, "tracks"));
-    assert_eq!(tracks.length(), 1, "{}", show(&first));
+    assert!(tracks.length() >= 1, "{}", show(&first));
     assert!(
         !prop_str(&tracks.get(0), "streamAudioUrl").is_empty(),
         "the first track is playable at `first`"
