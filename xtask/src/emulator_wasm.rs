@@ -70,8 +70,12 @@ pub fn npx_project(tarball: &Path) -> Result<std::path::PathBuf> {
     Ok(dir)
 }
 
+/// The variable that names the command starting the emulator under test, for the suites that
+/// start emulators of their own (emulator/tests/common/external.rs, tests/js/companion/harness.mjs).
+pub const ENV_EMULATOR_CMD: &str = "TUNESMITH_EMULATOR_CMD";
+
 /// The command line that runs the installed package's `tunesmith emulator` (what npx runs), for
-/// the emulator's test harness (`TUNESMITH_EMULATOR_CMD`).
+/// the suites' harnesses (`ENV_EMULATOR_CMD`).
 pub fn npx_command(project: &Path) -> String {
     let cli = project.join("node_modules/tunesmith/cli/tunesmith.js");
     format!("node {} emulator", cli.display())

@@ -434,7 +434,7 @@ impl Ctx {
             "*",
         ])
         .env(
-            "TUNESMITH_EMULATOR_CMD",
+            crate::emulator_wasm::ENV_EMULATOR_CMD,
             crate::emulator_wasm::npx_command(project),
         )
         .env("TUNESMITH_EMULATOR_NATIVE_ONLY_LOG", &log);
@@ -455,9 +455,9 @@ impl Ctx {
     /// the suites' flags; the native one's `--www` site is the binary's only, and no suite run
     /// here reads it): the wasm suites in Node and in Chromium (`tests/node_*.rs`,
     /// `tests/browser_*.rs`, recompiled with its URLs), and the JS suites that talk to the
-    /// emulator themselves (`npx_js_suites`), each counted in a row of its own. The companion's,
-    /// MCP's and CLI's suites are not run again: they reach the emulator through the same
-    /// client, and take five minutes more.
+    /// emulator (`npx_js_suites`: the client's, the companion's, the MCP server's and the CLI's),
+    /// each counted in a row of its own. A suite that starts an emulator of its own (a slow one,
+    /// `slowEmulator`) starts the wasm build too: TUNESMITH_EMULATOR_CMD names it.
     fn client_on_npx(&mut self, project: &Path) -> Result<()> {
         let launch = Launch {
             args: emulator::suite_args(TEST_KEY, SPARE_KEY),
@@ -484,7 +484,11 @@ impl Ctx {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let js = self.node_tests_on(&npx, &run, &[], "js node (npx emulator)");
+        let cmd = [(
+            crate::emulator_wasm::ENV_EMULATOR_CMD,
+            crate::emulator_wasm::npx_command(project).into(),
+        )];
+        let js = self.node_tests_on(&npx, &run, &cmd, "js node (npx emulator)");
         // Its stderr goes through the key scan with the suites' output.
         self.outputs.push(npx.server.stderr_report());
         if let Err(e) = wasm.as_ref().and(browser.as_ref()).and(js.as_ref()) {
@@ -654,18 +658,15 @@ fn wasm_suites() -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
 }
 
 /// The JS suites of `dir` that the npx pass runs, and those it leaves: a suite runs when it
-/// talks to the emulator itself (it names the emulator's music URL, `MUSIC`, or the variable
-/// it comes in) and is not the companion's, the MCP server's or the CLI's.
+/// talks to the emulator, itself (it names the emulator's music URL, `MUSIC`, or the variable
+/// it comes in) or through the companion suites' harness (`companion/harness.mjs`, whose
+/// companions stand in front of it); the companion's, the MCP server's and the CLI's included.
 fn npx_js_suites(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     let mut run = Vec::new();
     let mut left = Vec::new();
     for file in test_files(dir, "", ".test.mjs")? {
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        let through_a_server = ["companion", "mcp", "cli.", "cli-"]
-            .iter()
-            .any(|p| name.starts_with(p));
         let text = std::fs::read_to_string(&file)?;
-        if !through_a_server && text.contains("MUSIC") {
+        if text.contains("MUSIC") || text.contains("companion/harness.mjs") {
             run.push(file);
         } else {
             left.push(file);
@@ -737,7 +738,7 @@ mod tests {
     }
 
     #[test]
-    fn the_npx_pass_runs_the_js_suites_that_talk_to_the_emulator_themselves() {
+    fn the_npx_pass_runs_every_js_suite_that_talks_to_the_emulator() {
         let dir = emulator::fresh_temp_dir("npx-js-suites").unwrap();
         let files = [
             (
@@ -767,8 +768,18 @@ mod tests {
         };
         let (run, left) = npx_js_suites(&dir).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(names(run), ["client-errors.test.mjs", "follow.test.mjs"]);
-        assert_eq!(left.len(), 5);
+        assert_eq!(
+            names(run),
+            [
+                "cli-hardening.test.mjs",
+                "cli.test.mjs",
+                "client-errors.test.mjs",
+                "companion.test.mjs",
+                "follow.test.mjs",
+                "mcp.test.mjs",
+            ]
+        );
+        assert_eq!(names(left), ["types-package.test.mjs"]);
     }
 
     #[test]

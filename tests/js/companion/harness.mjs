@@ -98,14 +98,28 @@ export async function startCompanion(options = {}) {
 }
 
 /**
+ * The command that starts the build of the emulator under test, as words: TUNESMITH_EMULATOR_CMD
+ * (split on whitespace; `cargo xtask test` names the wasm build's `node …/tunesmith.js emulator`
+ * in its npx pass, as for the emulator's own HTTP-level suites), else the native binary of this
+ * checkout.
+ */
+function emulatorCommand() {
+  const words = process.env.TUNESMITH_EMULATOR_CMD?.split(/\s+/).filter(Boolean) ?? [];
+  if (words.length > 0) return words;
+  return [join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "tunesmith-emulator")];
+}
+
+/**
  * An emulator of this test's own whose stages are `stageDelayMs` apart: `{ music, upload, close() }`.
  * For the tests that must see a task's first state (`pending`): on the suite's emulator, stages
- * are 100 ms apart, and a loaded machine may read a fresh task only after its first stage.
+ * are 100 ms apart, and a loaded machine may read a fresh task only after its first stage. It is
+ * the same build as the suite's (emulatorCommand).
  */
 export async function slowEmulator(stageDelayMs = 1000) {
   const { spawn } = await import("node:child_process");
-  const bin = process.env.TUNESMITH_EMULATOR_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "tunesmith-emulator");
+  const [bin, ...first] = emulatorCommand();
   const child = spawn(bin, [
+    ...first,
     "--music-addr", "127.0.0.1:0", "--upload-addr", "127.0.0.1:0", "--rate-limit", "0",
     "--stage-delay-ms", String(stageDelayMs), "--callback-timeout-ms", "2000", "--callback-retry-delay-ms", "100",
     "--api-key", KEY,
