@@ -12,8 +12,17 @@ const TOP_UP = 10000;
 /** Where a refused connection is explained: under Settings, where it is mended. */
 const connectionAlerts = () => alertPlace($("#settings"));
 
+/** The one refresh put off by a rate limit, if any. */
+let putOff;
+
+/**
+ * Reads the key's credits into the status strip. A rate limit says nothing about the connection
+ * (a quick clicker's creates each refresh the figure): the strip stays as it was, no alert is
+ * shown, and one refresh is made again once the wait the answer asked for has passed.
+ */
 export async function refreshCredits() {
   const pill = $("#conn");
+  clearTimeout(putOff);
   try {
     const { credits } = await state.client.getCredits({}, { maxRetries: 0, timeoutMs: 5000 });
     $("#credits").textContent = credits.toLocaleString("en");
@@ -21,6 +30,10 @@ export async function refreshCredits() {
     $("#conn-text").textContent = state.service && isLocal() ? "Local emulator" : "Connected";
     connectionAlerts().replaceChildren();
   } catch (error) {
+    if (error.kind === "rate_limited") {
+      putOff = setTimeout(refreshCredits, Math.min(Math.max(error.retryAfterMs ?? 1000, 250), 60_000));
+      return;
+    }
     pill.dataset.state = "error";
     const refused = state.settings?.companionUrl ? "Session refused" : "Key refused";
     $("#conn-text").textContent = error.kind === "unauthorized" ? refused : "Not connected";
