@@ -106,12 +106,17 @@ impl App {
         }
     }
 
-    /// What a new task takes from the emulator: a fresh id, now, the stage delay and the seed.
-    pub fn draft_context<'a>(&self, tag: Option<&'a str>) -> Context<'a> {
+    /// What a new task takes from the emulator: a fresh id, now, the stage delay (the request's
+    /// own, else `--stage-delay-ms`) and the seed.
+    pub fn draft_context<'a>(
+        &self,
+        tag: Option<&'a str>,
+        stage_delay_ms: Option<u64>,
+    ) -> Context<'a> {
         Context {
             id: self.random_id(),
             now_ms: self.now_ms(),
-            stage_delay_ms: self.config.stage_delay_ms,
+            stage_delay_ms: stage_delay_ms.unwrap_or(self.config.stage_delay_ms),
             seed: self.config.seed.unwrap_or(0),
             tag,
         }

@@ -26,7 +26,8 @@ e.g. the callBackUrl, for operations without them) makes the task end in STATUS
 (SENSITIVE_WORD_ERROR, GENERATE_AUDIO_FAILED, CALLBACK_EXCEPTION, ...; `emulate:failed` fails any
 family); `emulate:skip-stages` goes straight to SUCCESS with one `complete` callback. Header
 `X-Emulate-Code: N` answers that one request with code N and changes nothing; with
-`X-Emulate-Retry-After: SECONDS` the Retry-After of that answer.
+`X-Emulate-Retry-After: SECONDS` the Retry-After of that answer. `X-Emulate-Stage-Delay-Ms: N` on
+a create request spaces that task's stages N ms apart instead of --stage-delay-ms (at most 600000).
 
 Admin routes (no auth) on the music host: GET /_emulator/requests, GET /_emulator/stats,
 POST /_emulator/faults, POST /_emulator/credits, POST /_emulator/clock; callback inbox at

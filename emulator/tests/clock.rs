@@ -82,3 +82,66 @@ async fn the_rate_limit_window_slides_with_the_clock() {
     emu.advance(10_000).await;
     assert_eq!(emu.get("/api/v1/generate/credit").await["code"], 200);
 }
+
+/// A create request with `X-Emulate-Stage-Delay-Ms: N` (raw, as a test client sends it).
+async fn generate_with_delay(emu: &Emu, delay: &str) -> Value {
+    emu.http
+        .post(format!("{}/api/v1/generate", emu.music))
+        .bearer_auth(common::KEY)
+        .header("x-emulate-stage-delay-ms", delay)
+        .json(
+            &json!({"customMode": false, "instrumental": true, "model": "V6",
+                      "prompt": "slow stages", "callBackUrl": emu.inbox_url(&rand_name())}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_create_with_x_emulate_stage_delay_ms_spaces_its_own_task_stages() {
+    let emu = Emu::start(&["--manual-clock", "--stage-delay-ms", "1000"]).await;
+    let slow = generate_with_delay(&emu, "600000").await;
+    assert_eq!(slow["code"], 200, "{slow}");
+    let slow = slow["data"]["taskId"].as_str().unwrap().to_owned();
+    let quick = emu.generate(&rand_name(), "Quick").await;
+
+    // The emulator's own delay has passed three times over: the other task is done, this one waits.
+    emu.advance(5_000).await;
+    assert_eq!(status(&emu, &quick).await, "SUCCESS");
+    assert_eq!(status(&emu, &slow).await, "PENDING");
+    emu.advance(TEN_MINUTES).await;
+    assert_eq!(status(&emu, &slow).await, "TEXT_SUCCESS");
+    emu.advance(2 * TEN_MINUTES).await;
+    assert_eq!(status(&emu, &slow).await, "SUCCESS");
+}
+
+#[tokio::test]
+async fn a_stage_delay_header_out_of_its_range_is_refused_naming_it_and_nothing_is_made() {
+    let emu = Emu::start(&["--manual-clock"]).await;
+    let before = emu.get("/api/v1/generate/credit").await["data"].clone();
+    for bad in ["600001", "-1", "1.5", "soon", "18446744073709551616"] {
+        let v = generate_with_delay(&emu, bad).await;
+        assert_eq!(v["code"], 400, "{bad}: {v}");
+        let msg = v["msg"].as_str().unwrap();
+        assert!(
+            msg.contains("X-Emulate-Stage-Delay-Ms") && msg.contains("from 0 to 600000"),
+            "{bad}: {msg}"
+        );
+    }
+    assert_eq!(
+        emu.get("/api/v1/generate/credit").await["data"],
+        before,
+        "nothing was charged"
+    );
+    let stats: Value = emu
+        .public(&format!("{}/_emulator/stats", emu.music))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stats["tasksCreated"], 0, "{stats}");
+}

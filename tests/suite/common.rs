@@ -61,6 +61,21 @@ pub fn options(tag: &str, extra: serde_json::Value) -> JsValue {
     Object::assign(&Object::from(base), &Object::from(js(extra))).into()
 }
 
+/// The emulator's header that sets the stage delay of the task a create request makes.
+pub const STAGE_DELAY_HEADER: &str = "X-Emulate-Stage-Delay-Ms";
+
+/// Stages this far apart (ms) for the tests that must see every stage by polling, `pending` first:
+/// on the suites' emulator stages are 100 ms apart, and a loaded machine can stall a waiter past one.
+pub const SLOW_STAGES_MS: &str = "700";
+
+/// A client whose tasks' stages are [`SLOW_STAGES_MS`] apart.
+pub fn slow_client(tag: &str) -> Client {
+    client_with(
+        tag,
+        serde_json::json!({ "headers": { "X-Emulator-Tag": tag, STAGE_DELAY_HEADER: SLOW_STAGES_MS } }),
+    )
+}
+
 pub fn client(tag: &str) -> Client {
     client_with(tag, serde_json::json!({}))
 }

@@ -27,6 +27,8 @@ pub struct Setup<'a> {
     pub timeout_ms: Option<u32>,
     /// The music host, when not the emulator's.
     pub base_url: Option<&'a str>,
+    /// Sent as `X-Emulate-Stage-Delay-Ms`: the stage delay of the tasks this setup creates.
+    pub stage_delay_ms: Option<&'a str>,
 }
 
 impl<'a> Setup<'a> {
@@ -36,6 +38,7 @@ impl<'a> Setup<'a> {
             max_retries: 2,
             timeout_ms: None,
             base_url: None,
+            stage_delay_ms: None,
         }
     }
 }
@@ -66,6 +69,9 @@ impl Face {
         }
         if let Some(url) = s.base_url {
             extra["baseUrl"] = json!(url);
+        }
+        if let Some(ms) = s.stage_delay_ms {
+            extra["headers"] = json!({ "X-Emulator-Tag": s.tag, STAGE_DELAY_HEADER: ms });
         }
         client_with(s.tag, extra)
     }
@@ -177,14 +183,16 @@ impl Face {
 /// Clients and requests of the Rust face.
 #[cfg(feature = "rust-api")]
 pub mod rust {
-    use super::super::common::{callback_url, KEY, MUSIC, UPLOAD};
+    use super::super::common::{callback_url, KEY, MUSIC, STAGE_DELAY_HEADER, UPLOAD};
     use super::{Failure, Setup};
     use tunesmith::rust_api::{
         Client, ClientConfig, Error, GenerateRequest, MusicRecord, WaitOptions,
     };
 
     pub fn client_of(s: &Setup<'_>) -> Client {
-        let mut config = client_with(s.tag, s.max_retries, &[]).config().clone();
+        let delay = s.stage_delay_ms.map(|ms| (STAGE_DELAY_HEADER, ms));
+        let extra: Vec<(&str, &str)> = delay.into_iter().collect();
+        let mut config = client_with(s.tag, s.max_retries, &extra).config().clone();
         if let Some(ms) = s.timeout_ms {
             config.timeout_ms = ms;
         }

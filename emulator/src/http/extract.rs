@@ -21,6 +21,8 @@ pub struct Caller {
     pub key: String,
     pub tag: Option<String>,
     pub op: Op,
+    /// `X-Emulate-Stage-Delay-Ms` of the request (gate.rs): its new task's stage delay.
+    pub stage_delay_ms: Option<u64>,
 }
 
 impl FromRequestParts<AppState> for Caller {

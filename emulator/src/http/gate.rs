@@ -1,5 +1,6 @@
 //! The checks every API request passes before its handler runs, in this order: authentication,
-//! `X-Emulate-Code`, armed faults, rate limit, random faults. Refused requests change nothing.
+//! `X-Emulate-Code`, `X-Emulate-Stage-Delay-Ms`, armed faults, rate limit, random faults. Refused
+//! requests change nothing.
 
 use axum::extract::{Request, State};
 use axum::http::HeaderMap;
@@ -12,6 +13,7 @@ use super::auth;
 use super::envelope::ApiError;
 use super::extract::Caller;
 use crate::app::AppState;
+use crate::core::bounds::Bound;
 use crate::core::faults::{default_retry_after_ms, Action};
 
 fn answer(table: CodeTable, code: i64, retry_after_ms: Option<u64>) -> Response {
@@ -49,6 +51,10 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     {
         return answer(table, code, retry_after_ms);
     }
+    let stage_delay_ms = match stage_delay(req.headers()) {
+        Ok(ms) => ms,
+        Err(msg) => return ApiError::kind(table, ErrorKind::Invalid, msg).into_response(),
+    };
     match app.faults.take_armed(tag.as_deref(), op.endpoint().name) {
         Some(Action::Answer {
             code,
@@ -81,8 +87,46 @@ pub async fn gate(State(app): State<AppState>, mut req: Request, next: Next) -> 
     {
         return answer(table, code, retry_after_ms);
     }
-    req.extensions_mut().insert(Caller { key, tag, op });
+    req.extensions_mut().insert(Caller {
+        key,
+        tag,
+        op,
+        stage_delay_ms,
+    });
     next.run(req).await
+}
+
+/// The header that sets the stage delay of the task a create request makes.
+pub const STAGE_DELAY_HEADER: &str = "x-emulate-stage-delay-ms";
+
+/// `X-Emulate-Stage-Delay-Ms: N`: the stages of the task this request creates are N ms apart
+/// (`--stage-delay-ms` otherwise), for a test that must see each stage, or a demo that shows them
+/// slowly. At most [`Bound::DELAY_MS`]; anything else is refused, naming the header and the rule.
+fn stage_delay(headers: &HeaderMap) -> Result<Option<u64>, String> {
+    let Some(value) = headers.get(STAGE_DELAY_HEADER) else {
+        return Ok(None);
+    };
+    let rule = || {
+        format!(
+            "X-Emulate-Stage-Delay-Ms must be a whole number of milliseconds from 0 to {}",
+            Bound::DELAY_MS
+        )
+    };
+    let ms: u64 = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "{}; got {:?}",
+                rule(),
+                String::from_utf8_lossy(value.as_bytes())
+            )
+        })?;
+    if ms > Bound::DELAY_MS {
+        return Err(format!("{}; got {ms}", rule()));
+    }
+    Ok(Some(ms))
 }
 
 /// `X-Emulate-Code: N` (with `X-Emulate-Retry-After: SECONDS`, fractional allowed; by default a

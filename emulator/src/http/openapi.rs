@@ -177,7 +177,8 @@ pub fn document(config: &Config, music: &str, upload: &str) -> Value {
                 "Costs: see x-credits of each operation (split_stem and split_stem_advanced separations 10). ",
                 "`emulate:STATUS` in title/prompt/content (or any string field) forces an outcome; ",
                 "`emulate:skip-stages` completes in one stage; header X-Emulate-Code: N answers code N; ",
-                "X-Emulate-Retry-After: SECONDS sets Retry-After. Rate limit: --rate-limit per 10 s per key ",
+                "X-Emulate-Retry-After: SECONDS sets Retry-After; X-Emulate-Stage-Delay-Ms: N on a create ",
+                "spaces the new task's stages N ms apart (at most 600000). Rate limit: --rate-limit per 10 s per key ",
                 "(430 music, 429 cover, mashup and upload, with Retry-After). Every response carries X-Request-Id."
             ),
         },

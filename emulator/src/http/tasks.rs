@@ -18,7 +18,8 @@ use crate::families::common::text;
 
 /// A new task of the caller's operation for `param`; family fields left to the handler.
 pub fn draft(app: &AppState, caller: &Caller, param: Map<String, Value>) -> Result<Task, ApiError> {
-    create::draft(caller.op, param, app.draft_context(caller.tag.as_deref()))
+    let cx = app.draft_context(caller.tag.as_deref(), caller.stage_delay_ms);
+    create::draft(caller.op, param, cx)
         .map_err(|e| ApiError::from_core(caller.op.endpoint().codes, e))
 }
 
