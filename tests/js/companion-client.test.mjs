@@ -70,10 +70,13 @@ test("another user's task: the waiter rejects like a missing task, and reports n
 test("the stream drops mid-task: the page reconnects and still gets every stage once", { skip }, async () => {
   // A companion whose HTTP server restarts (same store), as after a deploy.
   const store = server.memoryStore();
-  const first = await startCompanion({ store });
+  // The task's stages 0.7 s apart (the emulator's X-Emulate-Stage-Delay-Ms, forwarded), so that
+  // the first record read is its first state, on any machine.
+  const first = await startCompanion({ store, forwardHeaders: ["x-emulator-tag", "x-emulate-stage-delay-ms"] });
   const port = new URL(first.url).port;
   const tag = `push-restart-${Date.now()}`;
-  const c = new pkg.Client({ companionUrl: first.url, headers: { ...session("tess"), "x-emulator-tag": tag } });
+  const headers = { ...session("tess"), "x-emulator-tag": tag, "x-emulate-stage-delay-ms": "700" };
+  const c = new pkg.Client({ companionUrl: first.url, headers });
   const stages = [];
   let restarted;
   const done = c.generate(GENERATE, {

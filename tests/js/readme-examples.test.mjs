@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile, copyFile, readdir, readFile } from "node:fs/promises";
 import { jsBlocks } from "./readme/markdown.mjs";
-import { freePort } from "./companion/harness.mjs";
+import { freePort, slowEmulator } from "./companion/harness.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,7 +85,10 @@ test("proxy: the client without a key, through a key-adding proxy", { skip }, as
 });
 
 test("companion: the key on the server, every stage pushed to a client without a key", { skip }, async () => {
-  const lines = await runExample("companion.mjs", { PORT: String(await freePort()) });
+  // Stages 0.7 s apart, so that the first record read is the task's first state, on any machine.
+  const slow = await slowEmulator(700);
+  const env = { PORT: String(await freePort()), TUNESMITH_BASE_URL: slow.music, TUNESMITH_UPLOAD_URL: slow.upload };
+  const lines = await runExample("companion.mjs", env).finally(() => slow.close());
   const stages = lines.filter((l) => l.startsWith("stage:")).map((l) => l.slice(7));
   // Push mode reports the record as polling does: pending first, then each pushed stage.
   assert.deepEqual(stages, ["pending", "text", "first", "complete"], lines.join("\n"));
