@@ -5,32 +5,9 @@
 
 mod common;
 
+use common::mp4::{boxes, find};
 use common::{config, Emu};
 use serde_json::{json, Value};
-
-/// The boxes of `data`: (type, payload).
-fn boxes(data: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 8 <= data.len() {
-        let size = u32::from_be_bytes(data[i..i + 4].try_into().unwrap()) as usize;
-        assert!(
-            size >= 8 && i + size <= data.len(),
-            "box size {size} at {i}"
-        );
-        out.push((&data[i + 4..i + 8], &data[i + 8..i + size]));
-        i += size;
-    }
-    out
-}
-
-fn find<'a>(data: &'a [u8], kind: &[u8; 4]) -> &'a [u8] {
-    boxes(data)
-        .into_iter()
-        .find(|(k, _)| k == kind)
-        .unwrap_or_else(|| panic!("no {} box", String::from_utf8_lossy(kind)))
-        .1
-}
 
 /// The FLAC stream's header (`dfLa`: STREAMINFO, with the MD5 of the decoded samples) of the
 /// MP4's sound track.

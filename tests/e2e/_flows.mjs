@@ -99,5 +99,20 @@ export function flowSteps(page) {
     assert(words.test(said) && !alert, `the refusal at the field: ${said}; elsewhere: ${alert && (await alert.innerText())}`);
   }
 
-  return { flow, until, waitNewTaskComplete, heard, eachPlays, dragWave, refusedAt };
+  /** The studio's tools on the song on show (task `taskId`): its stems, the first stem's MIDI, its
+   * video, and fresh links for it, each waited for to its end. */
+  async function studioTools(taskId) {
+    await page.selectOption("#stems-form [name=type]", "split_stem");
+    await page.click("#stems-go");
+    await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
+    await page.click("#stems .midi-btn >> nth=0");
+    await until(() => /\d+ notes\./.test(document.querySelector("#midi-status").textContent));
+    await page.click("#video-go");
+    await until(() => document.querySelector("#video-link a"));
+    await page.fill("#recovery-form [name=sunoTaskId]", taskId);
+    await page.click("#recovery-go");
+    await until(() => /tracks playable again/.test(document.querySelector("#recovery-status").textContent));
+  }
+
+  return { flow, until, waitNewTaskComplete, heard, eachPlays, dragWave, refusedAt, studioTools };
 }

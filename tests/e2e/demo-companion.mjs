@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PKG, SCREENSHOTS, assert, demoSite, ensureTools, freePort, runTests, studioPage, test } from "./_lib.mjs";
+import { flowSteps } from "./_flows.mjs";
 
 const tools = await ensureTools();
 // The stage delay of `cargo xtask demo`: longer than a polling interval, so that a push waiter
@@ -95,28 +96,14 @@ test("Callbacks received lists what the companion received and pushed; the state
   await shotOf("#h-events >> xpath=..", "companion-2-callbacks.png");
 });
 
-/** Waits for `ready` (run in the page), or fails with the page's error message. */
-async function until(ready, arg, timeout = 60000) {
-  await page.waitForFunction(`(${ready})(${JSON.stringify(arg ?? null)}) || document.querySelector(".alert")`, null, { timeout });
-  const alert = await page.$(".alert");
-  if (alert) throw new Error(`the page showed an error: ${(await alert.innerText()).replace(/\s+/g, " ")}`);
-}
+const { until, studioTools } = flowSteps(page);
 
 test("every family's pushed states read from its record: covers, WAV, stems, MIDI, video and recovery, none undefined", async () => {
   await page.click("#covers-btn");
   await until(() => /\d+ images\./.test(document.querySelector("#covers-status").textContent));
   await page.click(".track .t-actions button:has-text('Convert to WAV')");
   await until(() => document.querySelector(".track .wav-link"));
-  await page.selectOption("#stems-form [name=type]", "split_stem");
-  await page.click("#stems-go");
-  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
-  await page.click("#stems .midi-btn >> nth=0");
-  await until(() => /\d+ notes\./.test(document.querySelector("#midi-status").textContent));
-  await page.click("#video-go");
-  await until(() => document.querySelector("#video-link a"));
-  await page.fill("#recovery-form [name=sunoTaskId]", taskId);
-  await page.click("#recovery-go");
-  await until(() => /tracks playable again/.test(document.querySelector("#recovery-status").textContent));
+  await studioTools(taskId);
   // A family's state that ends the wait may be reported as it is pushed: give it its moment.
   await page.waitForTimeout(500);
   const rows = await page.$$eval("#states li", (lis) => lis.map((li) => ({ family: li.querySelector(".tag")?.textContent, text: li.textContent })));

@@ -18,7 +18,7 @@ const site = await staticSite({ stageDelayMs: 1500, args: ["--rate-limit", "0"] 
 const { chromium, page, consoleErrors, shotOf } = await studioPage(tools);
 const shot = (name) => page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
 const workers = await workerControls(page);
-const { until, waitNewTaskComplete: taskComplete } = flowSteps(page);
+const { until, waitNewTaskComplete: taskComplete, studioTools } = flowSteps(page);
 
 const wavPath = join(site.site, "..", `site-hum-${Date.now()}.wav`);
 await writeFile(wavPath, wav(12));
@@ -95,16 +95,7 @@ test("covers and WAV", async () => {
 });
 
 test("studio flows in the worker: stems, a stem's MIDI, the video, fresh links for the song", async () => {
-  await page.selectOption("#stems-form [name=type]", "split_stem");
-  await page.click("#stems-go");
-  await until(() => /\d+ stems?\./.test(document.querySelector("#stems-status").textContent));
-  await page.click("#stems .midi-btn >> nth=0");
-  await until(() => /\d+ notes\./.test(document.querySelector("#midi-status").textContent));
-  await page.click("#video-go");
-  await until(() => document.querySelector("#video-link a"));
-  await page.fill("#recovery-form [name=sunoTaskId]", firstTask);
-  await page.click("#recovery-go");
-  await until(() => /tracks playable again/.test(document.querySelector("#recovery-status").textContent));
+  await studioTools(firstTask);
   await shot("site-1b-studio.png");
 });
 

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod external;
+pub mod mp4;
 pub mod songs;
 
 use std::net::SocketAddr;
