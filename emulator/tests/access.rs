@@ -49,12 +49,7 @@ async fn every_route_of_both_hosts_requires_the_key() {
             }
         }
     }
-    let stats: Value = emu
-        .public(&format!("{}/_emulator/stats", emu.music))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stats = emu.stats(None).await;
     assert_eq!(stats["tasksCreated"], 0);
     // The development key only works when no key is configured.
     let (_, v) = call(&emu, Op::GetCredits, Some("Bearer ts-dev-key")).await;
@@ -179,12 +174,7 @@ async fn credits_are_charged_and_missing_credits_create_nothing() {
         cover["code"], 404,
         "a missing task is reported before credits"
     );
-    let stats: Value = emu
-        .public(&format!("{}/_emulator/stats", emu.music))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stats = emu.stats(None).await;
     assert_eq!(stats["tasksCreated"], 2);
     let unknown = emu
         .http
@@ -303,12 +293,7 @@ async fn emulated_codes_change_nothing() {
         .await
         .unwrap();
     assert_eq!(upload.status(), 500);
-    let stats: Value = emu
-        .public(&format!("{}/_emulator/stats", emu.music))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stats = emu.stats(None).await;
     assert_eq!(stats["tasksCreated"], 0);
     assert_eq!(
         emu.get("/api/v1/generate/credit").await["data"],
@@ -383,12 +368,7 @@ async fn armed_faults_hit_only_tagged_requests_of_the_named_ops() {
         send().await.unwrap().json::<Value>().await.unwrap()["code"],
         200
     );
-    let stats: Value = emu
-        .public(&format!("{}/_emulator/stats?tag=t2", emu.music))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stats = emu.stats(Some("t2")).await;
     assert_eq!(stats, json!({"requests": 2, "tasksCreated": 1}));
 
     let log: Value = emu
@@ -447,12 +427,7 @@ impl FaultyCreate for Emu {
             .post("/api/v1/generate", json!({"customMode": false, "instrumental": true, "model": "V6", "callBackUrl": self.inbox_url("f"), "prompt": "p"}))
             .await;
         assert_ne!(v["code"], 200);
-        let stats: Value = self
-            .public(&format!("{}/_emulator/stats", self.music))
-            .await
-            .json()
-            .await
-            .unwrap();
+        let stats = self.stats(None).await;
         assert_eq!(stats["tasksCreated"], 0);
     }
 }

@@ -137,11 +137,6 @@ async fn a_stage_delay_header_out_of_its_range_is_refused_naming_it_and_nothing_
         before,
         "nothing was charged"
     );
-    let stats: Value = emu
-        .public(&format!("{}/_emulator/stats", emu.music))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stats = emu.stats(None).await;
     assert_eq!(stats["tasksCreated"], 0, "{stats}");
 }

@@ -224,6 +224,16 @@ impl Emu {
         .await
     }
 
+    /// `GET /_emulator/stats` (of `tag`'s requests when given): `{requests, tasksCreated}`.
+    pub async fn stats(&self, tag: Option<&str>) -> Value {
+        let query = tag.map(|t| format!("?tag={t}")).unwrap_or_default();
+        self.public(&format!("{}/_emulator/stats{query}", self.music))
+            .await
+            .json()
+            .await
+            .expect("stats")
+    }
+
     pub async fn admin(&self, path: &str, body: Value) -> Response {
         self.http
             .post(format!("{}/_emulator/{path}", self.music))
